@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+export const textBlockSchema = z.object({
+	type: z.literal("text"),
+	text: z.string(),
+	textSignature: z.string().optional(),
+});
+
+export const thinkingBlockSchema = z.object({
+	type: z.literal("thinking"),
+	thinking: z.string(),
+	thinkingSignature: z.string().optional(),
+	redacted: z.boolean().optional(),
+});
+
+export const toolCallBlockSchema = z.object({
+	type: z.literal("toolCall"),
+	id: z.string().min(1),
+	name: z.string().min(1),
+	arguments: z.record(z.string(), z.unknown()),
+	thoughtSignature: z.string().optional(),
+});
+
+export const imageBlockSchema = z.object({
+	type: z.literal("image"),
+	data: z.string(),
+	mimeType: z.string().min(1),
+});
+
+export const contentBlockSchema = z.discriminatedUnion("type", [
+	textBlockSchema,
+	thinkingBlockSchema,
+	toolCallBlockSchema,
+	imageBlockSchema,
+]);
+
+/** `content` is always an array of blocks, never a bare string (S7.12). */
+export const contentSchema = z.array(contentBlockSchema);
+
+export type TextBlock = z.infer<typeof textBlockSchema>;
+export type ThinkingBlock = z.infer<typeof thinkingBlockSchema>;
+export type ToolCallBlock = z.infer<typeof toolCallBlockSchema>;
+export type ImageBlock = z.infer<typeof imageBlockSchema>;
+export type ContentBlock = z.infer<typeof contentBlockSchema>;
+
+export function textBlock(text: string): TextBlock {
+	return { type: "text", text };
+}
+
+/** The text of the text blocks of `content`, joined with newlines. */
+export function contentText(content: readonly ContentBlock[]): string {
+	let out = "";
+	for (const block of content) {
+		if (block.type !== "text") continue;
+		out = out.length === 0 ? block.text : `${out}\n${block.text}`;
+	}
+	return out;
+}
+
+/** The tool calls in `content`, in order. */
+export function toolCallsOf(content: readonly ContentBlock[]): ToolCallBlock[] {
+	return content.filter((block): block is ToolCallBlock => block.type === "toolCall");
+}

@@ -1,0 +1,58 @@
+/**
+ * The error codes shared by every @agent package. Each error carries one of them,
+ * an actionable message prefixed with the package that raised it, and an optional cause.
+ */
+export type AgentErrorCode =
+	| "INVALID_SESSION_ID"
+	| "SESSION_NOT_FOUND"
+	| "SESSION_LOCKED"
+	| "CORRUPT_RECORD"
+	| "INVALID_RECORD"
+	| "INVALID_ARGUMENT"
+	| "STORAGE_FAILURE"
+	| "COMPACTION_FAILED"
+	| "MODEL_NOT_FOUND"
+	| "ABORTED";
+
+export class AgentSessionError extends Error {
+	readonly code: AgentErrorCode;
+
+	constructor(code: AgentErrorCode, message: string, options?: { cause?: unknown }) {
+		super(message, options);
+		this.name = "AgentSessionError";
+		this.code = code;
+	}
+}
+
+/** True when `error` is an AgentSessionError, optionally with the given code. */
+export function isAgentSessionError(error: unknown, code?: AgentErrorCode): error is AgentSessionError {
+	return error instanceof AgentSessionError && (code === undefined || error.code === code);
+}
+
+export class InvalidSessionIdError extends AgentSessionError {
+	readonly sessionId: string;
+
+	constructor(sessionId: unknown) {
+		const shown = typeof sessionId === "string" ? JSON.stringify(sessionId.slice(0, 64)) : typeof sessionId;
+		super(
+			"INVALID_SESSION_ID",
+			`@agent/session-format: ${shown} is not a session id; session ids are 26-character ULIDs such as 01JMRZ8X1Q9V5E2H3K4M6N7P8R (list them with \`agent-sessions list\`)`,
+		);
+		this.name = "InvalidSessionIdError";
+		this.sessionId = typeof sessionId === "string" ? sessionId : String(sessionId);
+	}
+}
+
+export class InvalidRecordError extends AgentSessionError {
+	/** Where in the record the problem is, e.g. `content.0.text`; empty for the whole record. */
+	readonly path: string;
+	/** The index of the record in the batch it came in, when it came in a batch. */
+	readonly index: number | undefined;
+
+	constructor(message: string, options: { path?: string; index?: number; cause?: unknown } = {}) {
+		super("INVALID_RECORD", message, { cause: options.cause });
+		this.name = "InvalidRecordError";
+		this.path = options.path ?? "";
+		this.index = options.index;
+	}
+}

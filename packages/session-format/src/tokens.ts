@@ -1,0 +1,32 @@
+import type { ContentBlock } from "./content.js";
+
+/** Tokens counted for one image (spec: chars/4 with an image as 4800 characters). */
+export const IMAGE_TOKEN_ESTIMATE = 1200;
+
+const CHARS_PER_TOKEN = 4;
+
+/** The characters a block contributes to the chars/4 estimate. */
+export function blockChars(block: ContentBlock): number {
+	switch (block.type) {
+		case "text":
+			return block.text.length;
+		case "thinking":
+			return block.thinking.length;
+		case "toolCall":
+			return block.name.length + JSON.stringify(block.arguments ?? {}).length;
+		case "image":
+			return IMAGE_TOKEN_ESTIMATE * CHARS_PER_TOKEN;
+	}
+}
+
+/** Estimated tokens of a content array: ceil(chars / 4) (spec §7.4). */
+export function estimateContentTokens(content: readonly ContentBlock[]): number {
+	let chars = 0;
+	for (const block of content) chars += blockChars(block);
+	return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** Estimated tokens of a plain string: ceil(chars / 4). */
+export function estimateTextTokens(text: string): number {
+	return Math.ceil(text.length / CHARS_PER_TOKEN);
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+/**
+ * Sets the workspace up on a machine that has only Node and npm, then runs one job:
+ *   node tooling/scripts/bootstrap.mjs start [server args...]   (npm start)
+ *   node tooling/scripts/bootstrap.mjs test                     (npm test)
+ *
+ * pnpm comes from the version pinned in package.json's packageManager. When that version is not
+ * on the PATH it is installed with npm into tooling/.bootstrap (not globally, so no root is
+ * needed); corepack is not used because it fails on old signing keys on some machines.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const [job = "test", ...rest] = process.argv.slice(2);
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" };
+
+function run(command, args, options = {}) {
+	const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env, ...options });
+	if (result.error) throw result.error;
+	return result.status ?? 1;
+}
+
+function must(command, args, options) {
+	const status = run(command, args, options);
+	if (status !== 0) {
+		console.error(`bootstrap: \`${command} ${args.join(" ")}\` failed with exit code ${status}`);
+		process.exit(status);
+	}
+}
+
+function pinnedPnpmVersion() {
+	const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+	const match = /^pnpm@(\d+\.\d+\.\d+)/.exec(pkg.packageManager ?? "");
+	if (!match) throw new Error("package.json has no packageManager pnpm@x.y.z pin");
+	return match[1];
+}
+
+function ensurePnpm() {
+	const version = pinnedPnpmVersion();
+	const onPath = spawnSync("pnpm", ["--version"], { encoding: "utf8", env });
+	if (onPath.status === 0 && onPath.stdout.trim() === version) return;
+	const prefix = path.join(root, "tooling/.bootstrap");
+	const bin = path.join(prefix, "node_modules/.bin");
+	const local = spawnSync(path.join(bin, "pnpm"), ["--version"], { encoding: "utf8", env });
+	if (local.status !== 0 || local.stdout.trim() !== version) {
+		console.log(`bootstrap: installing pnpm ${version} into tooling/.bootstrap`);
+		fs.mkdirSync(prefix, { recursive: true });
+		must("npm", [
+			"install",
+			"--prefix",
+			prefix,
+			"--no-save",
+			"--no-package-lock",
+			"--no-audit",
+			"--no-fund",
+			`pnpm@${version}`,
+		]);
+	}
+	env.PATH = `${bin}${path.delimiter}${env.PATH ?? ""}`;
+}
+
+/** Debian's chromium for the browser tests; installed when missing and we may use apt-get. */
+function ensureChromium() {
+	const candidates = [env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
+	const found = candidates.find((candidate) => fs.existsSync(candidate));
+	if (found) {
+		env.CHROMIUM_PATH = found;
+		return;
+	}
+	const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+	const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { env }).status === 0;
+	if (isRoot && hasApt) {
+		console.log("bootstrap: installing Debian's chromium for the browser tests");
+		const quiet = { stdio: ["ignore", "ignore", "inherit"] };
+		if (
+			run("apt-get", ["update"], quiet) === 0 &&
+			run("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], quiet) === 0
+		) {
+			env.CHROMIUM_PATH = "/usr/bin/chromium";
+			return;
+		}
+	}
+	console.warn(
+		"bootstrap: Chromium was not found and could not be installed (needs root and apt-get); " +
+			"the browser test will be skipped. Install it with `apt-get install chromium` or set CHROMIUM_PATH.",
+	);
+}
+
+ensurePnpm();
+must("pnpm", ["install", "--frozen-lockfile"]);
+
+if (job === "start") {
+	must("pnpm", ["turbo", "run", "build", "--output-logs=errors-only"]);
+	process.exit(run(process.execPath, [path.join(root, "tooling/scripts/main-job.mjs"), ...rest]));
+} else if (job === "test") {
+	ensureChromium();
+	must("pnpm", ["turbo", "run", "build", "lint", "typecheck", "test", "--concurrency=2"]);
+	must("pnpm", ["turbo", "run", "test:reliability", "--concurrency=1"], {
+		env: { ...env, RELIABILITY_PROFILE: env.RELIABILITY_PROFILE ?? "ci" },
+	});
+	console.log("bootstrap: every build, lint, typecheck and test task passed");
+} else {
+	console.error(`bootstrap: unknown job ${JSON.stringify(job)}; use "start" or "test"`);
+	process.exit(2);
+}
