@@ -56,3 +56,59 @@ export class InvalidRecordError extends AgentSessionError {
 		this.index = options.index;
 	}
 }
+
+export class SessionNotFoundError extends AgentSessionError {
+	readonly sessionId: string;
+
+	constructor(sessionId: string, where?: string) {
+		super(
+			"SESSION_NOT_FOUND",
+			`session ${sessionId} was not found${where ? ` in ${where}` : ""}; check the id (\`agent-sessions list --all\` shows every session) and the store's home`,
+		);
+		this.name = "SessionNotFoundError";
+		this.sessionId = sessionId;
+	}
+}
+
+/** Who holds a session's single-writer lease. */
+export interface LeaseHolder {
+	pid: number;
+	host: string;
+	/** ISO time the lease was taken. */
+	since: string;
+}
+
+export class SessionLockedError extends AgentSessionError {
+	readonly sessionId: string;
+	readonly holder: LeaseHolder | undefined;
+
+	constructor(sessionId: string, holder: LeaseHolder | undefined, waitedMs: number, options?: { cause?: unknown }) {
+		const who = holder ? `process ${holder.pid} on ${holder.host} (since ${holder.since})` : "another process";
+		super(
+			"SESSION_LOCKED",
+			`session ${sessionId} is being written by ${who}; waited ${Math.round(waitedMs)} ms. Retry later, wait longer, or stop that process (a crashed holder's lease goes stale and is taken over)`,
+			options,
+		);
+		this.name = "SessionLockedError";
+		this.sessionId = sessionId;
+		this.holder = holder;
+	}
+}
+
+/** Thrown in strict reading mode at the first bad line in the middle of a log. */
+export class CorruptRecordError extends AgentSessionError {
+	readonly line: number;
+	readonly byteOffset: number;
+	readonly reason: string;
+
+	constructor(where: string, line: number, byteOffset: number, reason: string) {
+		super(
+			"CORRUPT_RECORD",
+			`${where}: line ${line} (byte offset ${byteOffset}) is not a valid record: ${reason}. Run \`agent-sessions verify\` for a full report; readers in lenient mode skip such lines`,
+		);
+		this.name = "CorruptRecordError";
+		this.line = line;
+		this.byteOffset = byteOffset;
+		this.reason = reason;
+	}
+}

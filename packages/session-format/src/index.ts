@@ -28,9 +28,13 @@ export {
 export {
 	type AgentErrorCode,
 	AgentSessionError,
+	CorruptRecordError,
 	InvalidRecordError,
 	InvalidSessionIdError,
 	isAgentSessionError,
+	type LeaseHolder,
+	SessionLockedError,
+	SessionNotFoundError,
 } from "./errors.js";
 export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
 export {
@@ -100,5 +104,22 @@ export {
 	compactionSettingsToConfig,
 	DEFAULT_COMPACTION_SETTINGS,
 } from "./settings.js";
+export type {
+	AppendOptions,
+	AppendResult,
+	CreateSessionOptions,
+	ForkOptions,
+	ListOptions,
+	ListPage,
+	OpenedSession,
+	OpenOptions,
+	ReadOptions,
+	RecordProblem,
+	SessionLease,
+	SessionStore,
+	VerifyProblem,
+	VerifyProblemKind,
+	VerifyReport,
+} from "./store-contract.js";
 export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
 export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";

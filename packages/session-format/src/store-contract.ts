@@ -1,0 +1,178 @@
+/**
+ * The storage contract: what every session store backend implements (the filesystem store in
+ * @agent/session-fs is the embedded default; a PostgreSQL store is planned). Types only; one
+ * conformance suite (@agent/store-conformance) runs unchanged against every backend.
+ */
+import type { EphemeralMessage, SessionContext } from "./context.js";
+import type { LeaseHolder } from "./errors.js";
+import type { SessionMetadata, SessionSource } from "./metadata.js";
+import type { LineProblemCode } from "./parse.js";
+import type { RecordInput, SessionRecord, StoredRecord } from "./records.js";
+
+export interface CreateSessionOptions {
+	name?: string;
+	/** "provider/model-id" */
+	model?: string;
+	source?: SessionSource;
+	cronJobId?: string;
+	systemPromptOverride?: string;
+	/** An identity such as channel + user (fern) or agent + sender (rfc-0064). */
+	identityKey?: string;
+	/** Where an imported session came from (format and the source's own id): keys idempotent imports. */
+	importedFrom?: { format: string; sourceId: string };
+	/**
+	 * Deferred persistence (pi-style): nothing is written until the first assistant message is
+	 * appended; records before it are held in memory by this store instance. Off by default.
+	 */
+	deferred?: boolean;
+}
+
+/** A line that could not be read, as reported to a reader's `onProblem`. */
+export interface RecordProblem {
+	/** 1-based line number in the log. */
+	line: number;
+	/** Byte offset of the start of the line. */
+	byteOffset: number;
+	code: LineProblemCode | "TORN_TAIL" | "OPAQUE_RECORD";
+	reason: string;
+}
+
+export interface ReadOptions {
+	/** Throw CorruptRecordError at the first bad line in the middle of the log instead of skipping it. */
+	strict?: boolean;
+	/** Called for every line skipped (or kept opaque), with its line number and byte offset. */
+	onProblem?: (problem: RecordProblem) => void;
+	signal?: AbortSignal;
+}
+
+export interface AppendOptions {
+	/** How long to wait for another writer's lease, in ms (default 10 000; 0 fails at once). */
+	waitMs?: number;
+	signal?: AbortSignal;
+}
+
+export interface AppendResult {
+	/** The records as written, with seq, schemaVersion, timestamp (and parentSeq) assigned. */
+	records: SessionRecord[];
+	metadata: SessionMetadata;
+}
+
+export interface OpenOptions {
+	/** Build the context for this leaf instead of the session's active leaf. */
+	leafSeq?: number;
+	ephemeral?: readonly EphemeralMessage[];
+	/** Default: the session's systemPromptOverride. */
+	systemPrompt?: string;
+	onProblem?: (problem: RecordProblem) => void;
+}
+
+/** A session resumed: its metadata, the live part of its path, and the context the LLM sees. */
+export interface OpenedSession {
+	metadata: SessionMetadata;
+	/**
+	 * The path to the leaf, from the latest compaction's firstKeptSeq (or from the root when there
+	 * is no compaction) to the leaf: everything the context and the next compaction need.
+	 */
+	path: StoredRecord[];
+	context: SessionContext;
+}
+
+export interface ListOptions {
+	/** Default false: archived sessions are hidden. "only" lists just them; true lists both. */
+	archived?: boolean | "only";
+	source?: SessionSource;
+	/** Case-insensitive text in the name (or id). */
+	search?: string;
+	identityKey?: string;
+	limit?: number;
+	/** The nextCursor of a previous page. */
+	cursor?: string;
+}
+
+export interface ListPage {
+	/** Newest lastMessageAt first (S7.5). */
+	sessions: SessionMetadata[];
+	/** Present when more sessions match. */
+	nextCursor?: string;
+}
+
+export interface ForkOptions {
+	/** Fork the path up to this seq (default: the active leaf). */
+	atSeq?: number;
+	name?: string;
+}
+
+export type VerifyProblemKind =
+	| "torn_tail"
+	| "corrupt_line"
+	| "opaque_record"
+	| "seq_gap"
+	| "seq_duplicate"
+	| "dangling_parent"
+	| "compaction_off_path"
+	| "metadata_drift"
+	| "metadata_missing";
+
+export interface VerifyProblem {
+	kind: VerifyProblemKind;
+	message: string;
+	line?: number;
+	byteOffset?: number;
+	seq?: number;
+}
+
+export interface VerifyReport {
+	sessionId: string;
+	ok: boolean;
+	problems: VerifyProblem[];
+	records: number;
+	bytes: number;
+	/** True when repair rebuilt the metadata (the log is never touched). */
+	repaired?: boolean;
+}
+
+/** A held single-writer lease: appends through it skip re-acquiring. Release it when done. */
+export interface SessionLease {
+	readonly sessionId: string;
+	readonly holder: LeaseHolder;
+	append(records: readonly RecordInput[]): Promise<AppendResult>;
+	release(): Promise<void>;
+}
+
+export interface SessionStore {
+	/** Creates a session; ids are generated here, never taken from callers (S7.1). */
+	create(options?: CreateSessionOptions): Promise<SessionMetadata>;
+	/** Resumes a session: metadata, the live path and the context, reading only what the context needs. */
+	open(id: string, options?: OpenOptions): Promise<OpenedSession>;
+	/** Appends records in one batch under the lease; all or nothing is validated before any write. */
+	append(id: string, records: readonly RecordInput[], options?: AppendOptions): Promise<AppendResult>;
+	/** Streams every record in log order. */
+	read(id: string, options?: ReadOptions): AsyncIterable<StoredRecord>;
+	/** Streams the records with seq >= fromSeq in log order. */
+	readFrom(id: string, fromSeq: number, options?: ReadOptions): AsyncIterable<StoredRecord>;
+	/** The last n records in log order, read from the end. */
+	tail(id: string, n: number, options?: ReadOptions): Promise<StoredRecord[]>;
+	list(options?: ListOptions): Promise<ListPage>;
+	metadata(id: string): Promise<SessionMetadata>;
+	/** Takes the cross-process single-writer lease (waiting up to waitMs). */
+	lease(id: string, options?: { waitMs?: number; signal?: AbortSignal }): Promise<SessionLease>;
+	/** A new session holding the path up to atSeq, compaction references remapped. */
+	fork(id: string, options?: ForkOptions): Promise<SessionMetadata>;
+	/** Moves the active leaf to atSeq: the next append continues from there. */
+	branch(id: string, atSeq: number): Promise<SessionMetadata>;
+	/** Names the session: a session_info record plus metadata. */
+	rename(id: string, name: string): Promise<SessionMetadata>;
+	/** Labels a record (an empty label clears it). */
+	label(id: string, targetSeq: number, label: string): Promise<SessionMetadata>;
+	archive(id: string): Promise<SessionMetadata>;
+	unarchive(id: string): Promise<SessionMetadata>;
+	delete(id: string): Promise<void>;
+	/** The latest session (newest activity, not archived) for an identity key. */
+	findByIdentity(identityKey: string): Promise<SessionMetadata | undefined>;
+	/** Adds active time (rfc-0064 uptime). */
+	addUptime(id: string, seconds: number): Promise<SessionMetadata>;
+	/** Checks one session or all; reports every problem with its line and byte offset. */
+	verify(id?: string): Promise<VerifyReport[]>;
+	/** Rebuilds metadata from the log; never touches the log. */
+	repair(id: string): Promise<VerifyReport>;
+}
