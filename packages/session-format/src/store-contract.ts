@@ -18,6 +18,8 @@ export interface CreateSessionOptions {
 	systemPromptOverride?: string;
 	/** An identity such as channel + user (fern) or agent + sender (rfc-0064). */
 	identityKey?: string;
+	/** The creation time to record (importers keep the source's); default now. */
+	createdAt?: string;
 	/** Where an imported session came from (format and the source's own id): keys idempotent imports. */
 	importedFrom?: { format: string; sourceId: string };
 	/**
