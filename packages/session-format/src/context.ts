@@ -1,4 +1,5 @@
 import { type ContentBlock, textBlock } from "./content.js";
+import { AgentSessionError } from "./errors.js";
 import type { CompactionRecord, MessageRecord, StopReason, StoredRecord, Usage } from "./records.js";
 import { estimateContentTokens, estimateTextTokens } from "./tokens.js";
 import { SessionTree } from "./tree.js";
@@ -78,6 +79,12 @@ export function buildContext(
 	options: BuildContextOptions = {},
 ): SessionContext {
 	const tree = records instanceof SessionTree ? records : new SessionTree(records);
+	if (options.leafSeq !== undefined && !tree.has(options.leafSeq)) {
+		throw new AgentSessionError(
+			"INVALID_ARGUMENT",
+			`@agent/session-format: leafSeq ${options.leafSeq} is not a record of this session (its records end at seq ${tree.lastSeq}); pass the seq of an existing record, or omit leafSeq to use the last one`,
+		);
+	}
 	const leaf = options.leafSeq ?? tree.lastSeq;
 	return buildContextFromPath(leaf === 0 ? [] : tree.path(leaf), options);
 }
@@ -112,9 +119,10 @@ export function buildContextFromPath(path: readonly StoredRecord[], options: Bui
 			seq: compaction.seq,
 			timestamp: compaction.timestamp,
 		});
+		// Kept: the records before the compaction with seq >= firstKeptSeq (spec §7.4 step 3b). Seqs
+		// rise along a path, so they are one run ending right before the compaction.
 		const firstKept = compaction.firstKeptSeq;
-		const keptIndex = path.findIndex((record, i) => i < compactionIndex && record.seq === firstKept);
-		// firstKeptSeq off the path (or at/after the compaction) keeps nothing from before it.
+		const keptIndex = path.findIndex((record, i) => i < compactionIndex && record.seq >= firstKept);
 		start = keptIndex >= 0 ? keptIndex : compactionIndex + 1;
 	}
 

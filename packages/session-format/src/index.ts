@@ -37,6 +37,8 @@ export {
 	SessionNotFoundError,
 } from "./errors.js";
 export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
+export { findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
+export { type ParsedLog, type ParseLogOptions, parseSessionLog, utf8Length } from "./log.js";
 export {
 	emptyMetrics,
 	emptyTokenTotals,
@@ -58,7 +60,6 @@ export {
 	parseRecordValue,
 	recordLine,
 	serializeRecord,
-	validateRecordInput,
 } from "./parse.js";
 export {
 	type BranchSummaryRecord,
@@ -123,3 +124,4 @@ export type {
 } from "./store-contract.js";
 export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
 export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";
+export { isIsoTimestamp, validateRecordInput } from "./validate.js";

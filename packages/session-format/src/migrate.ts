@@ -1,3 +1,4 @@
+import { InvalidRecordError } from "./errors.js";
 import { CURRENT_SCHEMA_VERSION } from "./records.js";
 
 /**
@@ -23,7 +24,12 @@ export function migrateRecord(record: Record<string, unknown>, fromVersion: numb
 	let current = record;
 	for (let version = fromVersion; version < CURRENT_SCHEMA_VERSION; version++) {
 		const upgrade = UPGRADERS[version];
-		if (!upgrade) throw new Error(`no upgrader from schemaVersion ${version}`);
+		if (!upgrade) {
+			throw new InvalidRecordError(
+				`@agent/session-format: there is no upgrader from schemaVersion ${version}; versions 0 to ${CURRENT_SCHEMA_VERSION} can be read`,
+				{ path: "schemaVersion" },
+			);
+		}
 		current = upgrade(current);
 	}
 	return current;

@@ -1,12 +1,11 @@
 import type { z } from "zod";
-import { InvalidRecordError } from "./errors.js";
+import { clip, describeValue } from "./describe.js";
+import { findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
 import { migrateRecord } from "./migrate.js";
 import {
 	CURRENT_SCHEMA_VERSION,
 	type OpaqueRecord,
 	RECORD_TYPES,
-	type RecordInput,
-	type SessionRecord,
 	type StoredRecord,
 	sessionRecordSchema,
 } from "./records.js";
@@ -37,49 +36,80 @@ export type ParsedLine =
 	  }
 	| { ok: false; problem: LineProblem };
 
-const KNOWN_TYPES = new Set<string>(RECORD_TYPES);
+export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set<string>(RECORD_TYPES);
 
-/** Parses one line of a session log (without its newline) into a record, or says precisely why not. */
+/** Parses one line of a session log (without its newline) into a record, or says precisely why not. Never throws. */
 export function parseRecordLine(line: string): ParsedLine {
 	let value: unknown;
 	try {
 		value = JSON.parse(line);
 	} catch (error) {
-		return fail("INVALID_JSON", `not valid JSON (${(error as Error).message})`);
+		return fail("INVALID_JSON", `not valid JSON (${clip(String((error as Error)?.message ?? error))})`);
 	}
-	return parseRecordValue(value);
+	const parsed = parseRecordValue(value);
+	// Keep the exact text of a line this library does not understand, so it is written back byte for byte.
+	if (parsed.ok && parsed.record.recordType === "opaque") parsed.record.line = line.trim();
+	return parsed;
 }
 
-/** Like parseRecordLine, for a value that is already parsed JSON. */
+/** Like parseRecordLine, for a value that is already parsed JSON. Never throws. */
 export function parseRecordValue(value: unknown): ParsedLine {
+	try {
+		return parseObject(value);
+	} catch (error) {
+		// Nothing above is expected to throw; this keeps a reader alive whatever a line holds.
+		return fail("SCHEMA_VIOLATION", `the record could not be checked (${clip(String((error as Error)?.message))})`);
+	}
+}
+
+function parseObject(value: unknown): ParsedLine {
 	if (typeof value !== "object" || value === null || Array.isArray(value)) {
-		return fail("NOT_AN_OBJECT", `a record must be a JSON object, got ${describe(value)}`);
+		return fail("NOT_AN_OBJECT", `a record must be a JSON object, got ${describeValue(value)}`);
 	}
 	const object = value as Record<string, unknown>;
 	const recordType = object.recordType;
 	if (typeof recordType !== "string" || recordType.length === 0) {
 		return fail("MISSING_RECORD_TYPE", "the record has no recordType string");
 	}
-	const version = object.schemaVersion ?? 0;
+	const version = object.schemaVersion === undefined ? 0 : object.schemaVersion;
 	if (typeof version !== "number" || !Number.isInteger(version) || version < 0) {
 		return fail(
 			"SCHEMA_VIOLATION",
-			`schemaVersion must be a non-negative integer, got ${describe(version)}`,
+			`schemaVersion must be a non-negative integer, got ${describeValue(version)}`,
 			"schemaVersion",
 		);
 	}
 	const seq = object.seq;
 	if (typeof seq !== "number" || !Number.isInteger(seq) || seq < 1) {
-		return fail("INVALID_SEQ", `seq must be an integer >= 1, got ${describe(seq)}`, "seq");
+		return fail("INVALID_SEQ", `seq must be an integer >= 1, got ${describeValue(seq)}`, "seq");
+	}
+	// The tree rule holds for every line, understood or not: a parent is always an earlier record.
+	const parentSeq = object.parentSeq;
+	if (parentSeq !== undefined && parentSeq !== null) {
+		if (typeof parentSeq !== "number" || !Number.isInteger(parentSeq) || parentSeq < 1) {
+			return fail(
+				"SCHEMA_VIOLATION",
+				`parentSeq must be null or an integer >= 1, got ${describeValue(parentSeq)}`,
+				"parentSeq",
+			);
+		}
+		if (parentSeq >= seq) {
+			return fail("SCHEMA_VIOLATION", `parentSeq ${parentSeq} must be an earlier seq than ${seq}`, "parentSeq");
+		}
+	}
+	const tooDeep = findExcessiveNesting(object);
+	if (tooDeep !== undefined) {
+		return fail(
+			"SCHEMA_VIOLATION",
+			`${tooDeep || "the record"} nests objects and arrays deeper than ${MAX_NESTING_DEPTH} levels`,
+			tooDeep,
+		);
 	}
 	if (version > CURRENT_SCHEMA_VERSION) {
 		return opaque(object, seq, version, `schemaVersion ${version} is newer than ${CURRENT_SCHEMA_VERSION}`);
 	}
-	if (!KNOWN_TYPES.has(recordType)) {
-		return opaque(object, seq, version, `unknown recordType ${JSON.stringify(recordType)}`);
-	}
-	if (typeof object.parentSeq === "number" && object.parentSeq >= seq) {
-		return fail("SCHEMA_VIOLATION", `parentSeq ${object.parentSeq} must be an earlier seq than ${seq}`, "parentSeq");
+	if (!KNOWN_RECORD_TYPES.has(recordType)) {
+		return opaque(object, seq, version, `unknown recordType ${JSON.stringify(clip(recordType, 40))}`);
 	}
 	const upgraded = version < CURRENT_SCHEMA_VERSION ? migrateRecord(object, version) : object;
 	if (typeof upgraded.content === "string") {
@@ -96,14 +126,23 @@ export function parseRecordValue(value: unknown): ParsedLine {
 		: { ok: true, record: result.data };
 }
 
-/** One record as one line of JSON, without the newline. */
+/**
+ * One record as one line of JSON, without the newline. The line holds no raw LF or CR (JSON
+ * escapes them) and no raw U+0085, U+2028 or U+2029 either (escaped here), so no line-splitting
+ * reader breaks it. An opaque record read from a line and not renumbered is written back
+ * exactly as it was read.
+ */
 export function serializeRecord(record: StoredRecord): string {
 	if (record.recordType === "opaque") {
-		const out: Record<string, unknown> = { ...record.original, seq: record.seq };
+		const original = record.original;
+		const sameParent =
+			record.parentSeq === undefined ? !("parentSeq" in original) : original.parentSeq === record.parentSeq;
+		if (record.line !== undefined && original.seq === record.seq && sameParent) return record.line;
+		const out: Record<string, unknown> = { ...original, seq: record.seq };
 		if (record.parentSeq !== undefined) out.parentSeq = record.parentSeq;
-		return JSON.stringify(out);
+		return escapeLineBreaks(JSON.stringify(out));
 	}
-	return JSON.stringify(record);
+	return escapeLineBreaks(JSON.stringify(record));
 }
 
 /** One record as one line of JSON, with its newline: what a store appends. */
@@ -111,64 +150,14 @@ export function recordLine(record: StoredRecord): string {
 	return `${serializeRecord(record)}\n`;
 }
 
-/**
- * Validates a record a caller wants to append. seq, schemaVersion and timestamp may be absent;
- * the returned record has them filled with the given values. Throws InvalidRecordError with the
- * field path and, for batches, the index of the offending record.
- */
-export function validateRecordInput(
-	input: unknown,
-	fill: { seq: number; timestamp: string },
-	index?: number,
-): SessionRecord {
-	const where = index === undefined ? "" : ` (record ${index + 1} of the batch)`;
-	if (typeof input !== "object" || input === null || Array.isArray(input)) {
-		throw new InvalidRecordError(
-			`@agent/session-format: a record must be a JSON object${where}, got ${describe(input)}`,
-			{ index },
-		);
-	}
-	const object = input as Partial<RecordInput> & Record<string, unknown>;
-	if (object.schemaVersion !== undefined && object.schemaVersion !== CURRENT_SCHEMA_VERSION) {
-		throw new InvalidRecordError(
-			`@agent/session-format: schemaVersion ${describe(object.schemaVersion)} cannot be appended${where}; omit it and ${CURRENT_SCHEMA_VERSION} is used`,
-			{ path: "schemaVersion", index },
-		);
-	}
-	if (typeof object.recordType !== "string" || !KNOWN_TYPES.has(object.recordType)) {
-		throw new InvalidRecordError(
-			`@agent/session-format: recordType ${describe(object.recordType)} is not one of ${RECORD_TYPES.join(", ")}${where}`,
-			{ path: "recordType", index },
-		);
-	}
-	if (typeof object.content === "string") {
-		throw new InvalidRecordError(
-			`@agent/session-format: content must be an array of content blocks such as [{"type":"text","text":"..."}], not a bare string (S7.12)${where}`,
-			{ path: "content", index },
-		);
-	}
-	if (typeof object.parentSeq === "number" && object.parentSeq >= fill.seq) {
-		throw new InvalidRecordError(
-			`@agent/session-format: parentSeq ${object.parentSeq} must name an earlier record than the one being written (seq ${fill.seq})${where}`,
-			{ path: "parentSeq", index },
-		);
-	}
-	const candidate = {
-		...object,
-		schemaVersion: CURRENT_SCHEMA_VERSION,
-		seq: fill.seq,
-		timestamp: object.timestamp ?? fill.timestamp,
-	};
-	const result = sessionRecordSchema.safeParse(candidate);
-	if (!result.success) {
-		const issue = result.error.issues[0];
-		const path = issue ? issue.path.join(".") : "";
-		throw new InvalidRecordError(
-			`@agent/session-format: invalid ${object.recordType} record${where}: ${path ? `${path}: ` : ""}${issue?.message ?? "schema violation"}`,
-			{ path, index, cause: result.error },
-		);
-	}
-	return result.data;
+const HAS_UNICODE_BREAK = /[\u0085\u2028\u2029]/;
+const UNICODE_BREAKS = /[\u0085\u2028\u2029]/g;
+
+function escapeLineBreaks(json: string): string {
+	// These characters can only occur inside JSON strings, where \uXXXX means the same thing.
+	return HAS_UNICODE_BREAK.test(json)
+		? json.replace(UNICODE_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+		: json;
 }
 
 function schemaFailure(error: z.ZodError): ParsedLine {
@@ -188,21 +177,10 @@ function opaque(object: Record<string, unknown>, seq: number, version: number, r
 		reason,
 		original: object,
 	};
-	if (parentSeq === null || (typeof parentSeq === "number" && Number.isInteger(parentSeq) && parentSeq >= 1)) {
-		record.parentSeq = parentSeq;
-	}
+	if (parentSeq === null || typeof parentSeq === "number") record.parentSeq = parentSeq;
 	return { ok: true, record };
 }
 
 function fail(code: LineProblemCode, message: string, path?: string): ParsedLine {
 	return { ok: false, problem: path === undefined ? { code, message } : { code, message, path } };
-}
-
-function describe(value: unknown): string {
-	if (value === undefined) return "nothing";
-	if (value === null) return "null";
-	if (Array.isArray(value)) return "an array";
-	if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-	if (typeof value === "object") return "an object";
-	return String(value);
 }

@@ -184,6 +184,11 @@ export interface OpaqueRecord {
 	reason: string;
 	/** The line's object exactly as parsed. */
 	original: Record<string, unknown>;
+	/**
+	 * The line's exact text (without its newline), when it was read from a line: serializeRecord
+	 * writes it back byte for byte unless seq or parentSeq were changed (as a fork renumbers).
+	 */
+	line?: string;
 }
 
 /** Anything a session log yields: a known record, or an opaque one. */

@@ -1,6 +1,6 @@
 import type { ContentBlock } from "./content.js";
 
-/** Tokens counted for one image (spec: chars/4 with an image as 4800 characters). */
+/** Tokens counted for one image: it counts as 4800 characters in the chars/4 estimate (the spec gives no image rule). */
 export const IMAGE_TOKEN_ESTIMATE = 1200;
 
 const CHARS_PER_TOKEN = 4;

@@ -45,8 +45,13 @@ export class SessionTree {
 		for (const record of records) this.add(record);
 	}
 
-	/** Adds a record (records must come in seq order, as a log yields them). */
+	/**
+	 * Adds a record (records must come in seq order, as a log yields them). A second record with a
+	 * seq already in the tree is ignored: the first one wins (a log with duplicate seqs is corrupt;
+	 * `verify` reports it).
+	 */
 	add(record: StoredRecord): void {
+		if (this.bySeq.has(record.seq)) return;
 		this.bySeq.set(record.seq, record);
 		if (record.seq > this.maxSeq) this.maxSeq = record.seq;
 		const parent = parentSeqOf(record);
@@ -117,6 +122,15 @@ export class SessionTree {
 	/** The current label of each labelled record (the latest label record for it wins). */
 	labels(): ReadonlyMap<number, string> {
 		return this.labelBySeq;
+	}
+
+	/**
+	 * The active leaf: `leafSeq` (metadata.leafSeq, set when "branch" moved the leaf) when it is
+	 * given and in the tree, else the last record; null for an empty tree.
+	 */
+	activeLeaf(leafSeq?: number | null): number | null {
+		if (leafSeq !== undefined && leafSeq !== null && this.bySeq.has(leafSeq)) return leafSeq;
+		return this.maxSeq === 0 ? null : this.maxSeq;
 	}
 
 	/** The path root → leaf; the leaf defaults to the last record. */

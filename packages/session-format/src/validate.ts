@@ -1,0 +1,101 @@
+import { describeValue } from "./describe.js";
+import { InvalidRecordError } from "./errors.js";
+import { findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
+import { KNOWN_RECORD_TYPES } from "./parse.js";
+import {
+	CURRENT_SCHEMA_VERSION,
+	RECORD_TYPES,
+	type RecordInput,
+	type SessionRecord,
+	sessionRecordSchema,
+} from "./records.js";
+
+/** An ISO 8601 date-time with a zone, e.g. 2025-02-11T10:00:00Z or 2025-02-11T10:00:00.123+01:00. */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** True when `value` is an ISO 8601 date-time with a zone that names a real instant. */
+export function isIsoTimestamp(value: unknown): value is string {
+	return typeof value === "string" && ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/**
+ * Validates a record a caller wants to append. seq, schemaVersion and timestamp may be absent;
+ * the returned record has them filled: seq and timestamp from `fill`, schemaVersion with the
+ * current version. When present they must agree: seq must equal `fill.seq`, schemaVersion must be
+ * the current version, timestamp must be ISO 8601 with a zone. Throws InvalidRecordError with the
+ * field path and, for batches, the index of the offending record.
+ */
+export function validateRecordInput(
+	input: unknown,
+	fill: { seq: number; timestamp: string },
+	index?: number,
+): SessionRecord {
+	const where = index === undefined ? "" : ` (record ${index + 1} of the batch)`;
+	const reject = (path: string, message: string, cause?: unknown): never => {
+		throw new InvalidRecordError(`@agent/session-format: ${message}${where}`, { path, index, cause });
+	};
+	if (typeof input !== "object" || input === null || Array.isArray(input)) {
+		return reject("", `a record must be a JSON object, got ${describeValue(input)}`);
+	}
+	const object = input as Partial<RecordInput> & Record<string, unknown>;
+	if (typeof object.recordType !== "string" || !KNOWN_RECORD_TYPES.has(object.recordType)) {
+		return reject(
+			"recordType",
+			`recordType ${describeValue(object.recordType)} is not one of ${RECORD_TYPES.join(", ")}`,
+		);
+	}
+	if (object.schemaVersion !== undefined && object.schemaVersion !== CURRENT_SCHEMA_VERSION) {
+		return reject(
+			"schemaVersion",
+			`schemaVersion ${describeValue(object.schemaVersion)} cannot be appended; omit it and ${CURRENT_SCHEMA_VERSION} is used`,
+		);
+	}
+	if (object.seq !== undefined && object.seq !== fill.seq) {
+		return reject(
+			"seq",
+			`seq ${describeValue(object.seq)} does not match the next seq of the log (${fill.seq}); omit seq and the store assigns it`,
+		);
+	}
+	if (object.timestamp !== undefined && !isIsoTimestamp(object.timestamp)) {
+		return reject(
+			"timestamp",
+			`timestamp ${describeValue(object.timestamp)} is not an ISO 8601 date-time such as 2025-02-11T10:00:00Z; omit it and the time of the append is used`,
+		);
+	}
+	if (typeof object.content === "string") {
+		return reject(
+			"content",
+			'content must be an array of content blocks such as [{"type":"text","text":"..."}], not a bare string (S7.12)',
+		);
+	}
+	if (typeof object.parentSeq === "number" && object.parentSeq >= fill.seq) {
+		return reject(
+			"parentSeq",
+			`parentSeq ${object.parentSeq} must name an earlier record than the one being written (seq ${fill.seq})`,
+		);
+	}
+	const tooDeep = findExcessiveNesting(object);
+	if (tooDeep !== undefined) {
+		return reject(
+			tooDeep,
+			`${tooDeep || "the record"} nests objects and arrays deeper than ${MAX_NESTING_DEPTH} levels`,
+		);
+	}
+	const candidate = {
+		...object,
+		schemaVersion: CURRENT_SCHEMA_VERSION,
+		seq: fill.seq,
+		timestamp: object.timestamp ?? fill.timestamp,
+	};
+	const result = sessionRecordSchema.safeParse(candidate);
+	if (!result.success) {
+		const issue = result.error.issues[0];
+		const path = issue ? issue.path.join(".") : "";
+		return reject(
+			path,
+			`invalid ${object.recordType} record: ${path ? `${path}: ` : ""}${issue?.message ?? "schema violation"}`,
+			result.error,
+		);
+	}
+	return result.data;
+}
