@@ -1,0 +1,126 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RecordInput } from "@agent/session-format";
+import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { convertPi } from "../formats/pi-import.js";
+import { collect } from "../testing/test-collect.js";
+import { firstTexts, normaliseOurs, normalisePi, ourContext, storedRecords } from "../testing/test-context.js";
+import {
+	v1Lines,
+	v2Lines,
+	writeBranchedPiSession,
+	writeCompactedPiSession,
+	writeLinearPiSession,
+	writeLines,
+} from "../testing/test-pi-sessions.js";
+import { piExportLines } from "./pi-export.js";
+import { recordsFrom } from "./record-source.js";
+
+let dir: string;
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), "interop-pi-export-"));
+});
+afterEach(() => {
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const INFO = { id: "01JMRZ8X1Q9V5E2H3K4M6N7P8R", createdAt: "2026-01-01T00:00:00.000Z" };
+
+async function exportToPiFile(inputs: readonly RecordInput[], leafSeq?: number): Promise<string> {
+	const text = await collect(
+		piExportLines(recordsFrom(storedRecords(inputs)), { ...INFO, leafSeq }, { piSessionId: "exported" }),
+	);
+	const path = join(dir, `exported-${Math.random()}.jsonl`);
+	writeFileSync(path, text);
+	return path;
+}
+
+function piContextOf(path: string) {
+	const copy = join(dir, `open-${Math.random()}.jsonl`);
+	copyFileSync(path, copy);
+	return normalisePi(SessionManager.open(copy, dir).buildSessionContext());
+}
+
+describe("pi → ours → pi: pi opens the exported file with the same context", () => {
+	const cases: Array<[string, () => string]> = [
+		["linear", () => writeLinearPiSession(dir)],
+		["branched", () => writeBranchedPiSession(dir)],
+		["compacted", () => writeCompactedPiSession(dir)],
+		["v1", () => writeLines(dir, "v1.jsonl", v1Lines())],
+		["v2", () => writeLines(dir, "v2.jsonl", v2Lines())],
+	];
+	for (const [name, write] of cases) {
+		it(`${name} session`, async () => {
+			const original = write();
+			const converted = convertPi(readFileSync(original, "utf8").split("\n"));
+			const exported = await exportToPiFile(converted.records);
+			const before = piContextOf(original);
+			expect(before.messages.length).toBeGreaterThan(0);
+			expect(piContextOf(exported)).toEqual(before);
+			// and back again: importing the exported file gives our context once more
+			const again = convertPi(readFileSync(exported, "utf8").split("\n"));
+			expect(normaliseOurs(ourContext(again.records))).toEqual(normaliseOurs(ourContext(converted.records)));
+		});
+	}
+
+	it("keeps the header's cwd, entry types (a custom-role message becomes a custom_message entry), labels and the bashExecution messages as pi wrote them", async () => {
+		const original = writeLinearPiSession(dir);
+		const converted = convertPi(readFileSync(original, "utf8").split("\n"));
+		const exported = await exportToPiFile(converted.records);
+		const sm = SessionManager.open(exported, dir);
+		expect(sm.getHeader()).toMatchObject({ version: 3, id: "exported", cwd: "/work/project" });
+		expect(sm.getSessionName()).toBe("File listing");
+		const entries = sm.getEntries();
+		const originalEntries = SessionManager.open(original, dir).getEntries();
+		// a message entry with role "custom" is a custom_message of ours, and goes back as that entry type
+		const expectedTypes = originalEntries.map((e) =>
+			e.type === "message" && e.message.role === "custom" ? "custom_message" : e.type,
+		);
+		expect(entries.map((e) => e.type)).toEqual(expectedTypes);
+		const bash = entries.filter((e) => e.type === "message" && e.message.role === "bashExecution");
+		expect(bash).toHaveLength(3);
+		const labelled = entries.find((e) => sm.getLabel(e.id) === "start");
+		expect(labelled).toMatchObject({ type: "message", message: { role: "user" } });
+	});
+});
+
+describe("ours → pi", () => {
+	it("a branch moved to an earlier record (metadata.leafSeq) stays the active leaf in pi", async () => {
+		const inputs: RecordInput[] = [
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "Q" }] },
+			{ recordType: "message", role: "assistant", content: [{ type: "text", text: "A1" }], provider: "p", model: "m" },
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "Q2" }] },
+		];
+		const path = await exportToPiFile(inputs, 2);
+		const pi = piContextOf(path);
+		expect(firstTexts(pi)).toEqual(["Q", "A1"]);
+	});
+
+	it("a compaction and records pi has no type for (opaque) keep pi's context equal to ours", async () => {
+		const inputs: RecordInput[] = [
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "old" }] },
+			{
+				recordType: "message",
+				role: "assistant",
+				content: [{ type: "text", text: "old answer" }],
+				provider: "p",
+				model: "m",
+			},
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "kept" }] },
+			{ recordType: "custom", customType: "codex:ghost_snapshot", data: { x: 1 } },
+			{
+				recordType: "compaction",
+				summary: "old stuff",
+				firstKeptSeq: 3,
+				tokensBefore: 10,
+				readFiles: [],
+				modifiedFiles: [],
+			},
+			{ recordType: "message", role: "assistant", content: [{ type: "text", text: "new" }], provider: "p", model: "m" },
+		];
+		const path = await exportToPiFile(inputs);
+		expect(piContextOf(path)).toEqual(normaliseOurs(ourContext(inputs)));
+	});
+});

@@ -1,0 +1,241 @@
+import {
+	type BranchSummaryRecord,
+	type CompactionRecord,
+	type CustomMessageRecord,
+	type CustomRecord,
+	type MessageRecord,
+	parentSeqOf,
+	type StoredRecord,
+} from "@agent/session-format";
+import { PI_HEADER_TYPE } from "../formats/pi-import.js";
+import { PI_BASH_TYPE, PI_PREFIX } from "../formats/pi-messages.js";
+import { isObject } from "../json-lines.js";
+import { LEAF_MARKER_TYPE } from "../record-list.js";
+import type { ExportInfo, RecordSource } from "./record-source.js";
+
+export interface PiExportOptions {
+	/** The pi session id to write in the header; default a new UUID. */
+	piSessionId?: string;
+	/** The header's cwd; default the cwd of an imported pi header, else the process's. */
+	cwd?: string;
+}
+
+/** The customType of opaque records (lines our reader could not interpret) in a pi file. */
+export const OPAQUE_CUSTOM_TYPE = "agent-sessions:opaque";
+
+const ZERO_USAGE = {
+	input: 0,
+	output: 0,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 0,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+/** pi's id for the entry written for a record: its seq in 8 hex digits (unique, stable). */
+export function piEntryId(seq: number): string {
+	return seq.toString(16).padStart(8, "0");
+}
+
+/**
+ * A session as a pi v3 session file, one line per chunk. Every record becomes one entry with
+ * its tree kept (parentSeq → parentId); an imported pi header is not repeated as an entry;
+ * records pi has no type for become `custom` entries; pi entries an import kept as custom
+ * records are written back as they were. pi's active leaf is the last entry: when ours is an
+ * earlier record, a custom entry under it ends the file.
+ */
+export async function* piExportLines(
+	source: RecordSource,
+	info: ExportInfo,
+	options: PiExportOptions = {},
+): AsyncGenerator<string> {
+	const parents = new Map<number, number | null>();
+	/** Records not written as entries, and the entry id their children attach to instead. */
+	const skipped = new Map<number, string | null>();
+	const idOf = (seq: number | null): string | null => {
+		if (seq === null) return null;
+		return skipped.has(seq) ? (skipped.get(seq) as string | null) : piEntryId(seq);
+	};
+	let headerWritten = false;
+	let lastSeq = 0;
+	for await (const record of source()) {
+		const parent = parentSeqOf(record);
+		parents.set(record.seq, parent);
+		lastSeq = record.seq;
+		if (isImportedPiHeader(record)) {
+			if (!headerWritten) {
+				const cwd = options.cwd ?? (isObject(record.data) ? record.data.cwd : undefined);
+				yield headerLine(info, options, typeof cwd === "string" ? cwd : undefined);
+				headerWritten = true;
+			}
+			skipped.set(record.seq, idOf(parent));
+			continue;
+		}
+		if (!headerWritten) {
+			yield headerLine(info, options, options.cwd);
+			headerWritten = true;
+		}
+		const base = { id: piEntryId(record.seq), parentId: idOf(parent), timestamp: record.timestamp };
+		yield `${JSON.stringify(piEntry(record, base, { idOf, parents, skipped }))}\n`;
+	}
+	if (!headerWritten) yield headerLine(info, options, options.cwd);
+	const leaf = info.leafSeq;
+	if (leaf !== undefined && leaf !== lastSeq && parents.has(leaf)) {
+		const marker = {
+			type: "custom",
+			id: piEntryId(lastSeq + 1),
+			parentId: idOf(leaf),
+			timestamp: new Date().toISOString(),
+			customType: LEAF_MARKER_TYPE,
+			data: { note: "the active leaf is the parent of this entry" },
+		};
+		yield `${JSON.stringify(marker)}\n`;
+	}
+}
+
+interface Links {
+	idOf(seq: number | null): string | null;
+	parents: ReadonlyMap<number, number | null>;
+	skipped: ReadonlyMap<number, string | null>;
+}
+
+type Base = { id: string; parentId: string | null; timestamp: string };
+
+function piEntry(record: StoredRecord, base: Base, links: Links): Record<string, unknown> {
+	switch (record.recordType) {
+		case "message":
+			return { type: "message", ...base, message: piMessage(record) };
+		case "compaction":
+			return { type: "compaction", ...base, ...piCompaction(record, links) };
+		case "model_change":
+			return { type: "model_change", ...base, provider: record.provider, modelId: record.modelId };
+		case "thinking_level_change":
+			return { type: "thinking_level_change", ...base, thinkingLevel: record.thinkingLevel };
+		case "session_info":
+			return { type: "session_info", ...base, name: record.name };
+		case "label":
+			return { type: "label", ...base, targetId: links.idOf(record.targetSeq), label: record.label };
+		case "branch_summary":
+			return { type: "branch_summary", ...base, ...piBranchSummary(record, links) };
+		case "custom":
+			return piCustom(record, base);
+		case "custom_message":
+			return piCustomMessage(record, base);
+		case "opaque":
+			return { type: "custom", ...base, customType: OPAQUE_CUSTOM_TYPE, data: record.original };
+	}
+}
+
+function piMessage(record: MessageRecord): Record<string, unknown> {
+	const timestamp = Date.parse(record.timestamp) || 0;
+	switch (record.role) {
+		case "user":
+			return { role: "user", content: record.content, timestamp };
+		case "assistant":
+			return {
+				role: "assistant",
+				content: record.content,
+				api: record.api,
+				provider: record.provider,
+				model: record.model,
+				usage: record.usage
+					? { ...ZERO_USAGE, ...record.usage, cost: record.usage.cost ?? ZERO_USAGE.cost }
+					: ZERO_USAGE,
+				stopReason: record.stopReason ?? "stop",
+				errorMessage: record.errorMessage,
+				timestamp,
+			};
+		case "toolResult":
+			return {
+				role: "toolResult",
+				toolCallId: record.toolCallId,
+				toolName: record.toolName ?? "",
+				content: record.content,
+				details: record.details,
+				isError: record.isError ?? false,
+				timestamp,
+			};
+	}
+}
+
+function piCompaction(record: CompactionRecord, links: Links): Record<string, unknown> {
+	return {
+		summary: record.summary,
+		firstKeptEntryId: firstKeptId(record, links),
+		tokensBefore: record.tokensBefore,
+		details: { readFiles: record.readFiles, modifiedFiles: record.modifiedFiles },
+	};
+}
+
+/** The entry id of a compaction's first kept record; when that record is not written, the next one on the path. */
+function firstKeptId(record: CompactionRecord, links: Links): string {
+	const kept = record.firstKeptSeq;
+	if (!links.skipped.has(kept)) return piEntryId(kept);
+	let seq: number | null = record.seq;
+	while (seq !== null) {
+		const parent: number | null = links.parents.get(seq) ?? null;
+		if (parent === kept) return piEntryId(seq);
+		seq = parent;
+	}
+	return piEntryId(kept);
+}
+
+function piBranchSummary(record: BranchSummaryRecord, links: Links): Record<string, unknown> {
+	const out: Record<string, unknown> = {
+		fromId: links.skipped.has(record.fromSeq) ? "root" : piEntryId(record.fromSeq),
+		summary: record.summary,
+	};
+	if (record.readFiles || record.modifiedFiles) {
+		out.details = { readFiles: record.readFiles ?? [], modifiedFiles: record.modifiedFiles ?? [] };
+	}
+	return out;
+}
+
+function piCustom(record: CustomRecord, base: Base): Record<string, unknown> {
+	const original = keptPiEntry(record.customType, record.data);
+	if (original) return { ...original, ...base, timestamp: stringOr(original.timestamp, base.timestamp) };
+	return { type: "custom", ...base, customType: record.customType, data: record.data };
+}
+
+function piCustomMessage(record: CustomMessageRecord, base: Base): Record<string, unknown> {
+	if (record.customType === PI_BASH_TYPE) {
+		const original = keptPiEntry("pi:message", record.details);
+		if (original) return { ...original, ...base, timestamp: stringOr(original.timestamp, base.timestamp) };
+	}
+	return {
+		type: "custom_message",
+		...base,
+		customType: record.customType,
+		content: record.content,
+		display: record.display,
+		details: record.details,
+	};
+}
+
+/** A pi entry an import kept whole (customType "pi:<its type>"), to be written back as it was. */
+function keptPiEntry(customType: string, data: unknown): Record<string, unknown> | undefined {
+	if (!customType.startsWith(PI_PREFIX) || !isObject(data) || typeof data.type !== "string") return undefined;
+	const type = customType.slice(PI_PREFIX.length);
+	if (type === "session") return undefined;
+	const isBash = type === "bashExecution" && data.type === "message";
+	return data.type === type || isBash ? data : undefined;
+}
+
+function isImportedPiHeader(record: StoredRecord): record is CustomRecord {
+	return record.recordType === "custom" && record.customType === PI_HEADER_TYPE;
+}
+
+function headerLine(info: ExportInfo, options: PiExportOptions, cwd: string | undefined): string {
+	const header = {
+		type: "session",
+		version: 3,
+		id: options.piSessionId ?? globalThis.crypto.randomUUID(),
+		timestamp: info.createdAt,
+		cwd: cwd ?? process.cwd(),
+	};
+	return `${JSON.stringify(header)}\n`;
+}
+
+function stringOr(value: unknown, fallback: string): string {
+	return typeof value === "string" ? value : fallback;
+}
