@@ -105,6 +105,7 @@ export {
 	compactionSettingsToConfig,
 	DEFAULT_COMPACTION_SETTINGS,
 } from "./settings.js";
+export { type ModelStats, type SessionStats, summarizeSessions } from "./stats.js";
 export type {
 	AppendOptions,
 	AppendResult,

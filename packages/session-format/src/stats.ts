@@ -1,0 +1,74 @@
+import { emptyTokenTotals, type SessionMetadata, type TokenTotals } from "./metadata.js";
+
+/** Usage totals for one model, and how many sessions used it. */
+export interface ModelStats extends TokenTotals {
+	sessions: number;
+}
+
+/** What a set of sessions holds and what it cost: the `stats` of the CLI and the server. */
+export interface SessionStats {
+	sessions: number;
+	/** Of `sessions`, how many are archived. */
+	archivedSessions: number;
+	/** Records in the logs (all branches). */
+	records: number;
+	/** Message records in the logs (all branches). */
+	messages: number;
+	compactions: number;
+	/** Bytes of the logs. */
+	bytes: number;
+	/** Tokens, cost and turns over every model. */
+	totals: TokenTotals;
+	/** The same per "provider/model", sorted by name. */
+	byModel: Record<string, ModelStats>;
+}
+
+/**
+ * Adds up the metadata of sessions: counts, log sizes, and the token usage and cost the
+ * metadata's metrics carry (spec §14). Reads metadata only, never a log.
+ */
+export function summarizeSessions(sessions: Iterable<SessionMetadata>): SessionStats {
+	const stats: SessionStats = {
+		sessions: 0,
+		archivedSessions: 0,
+		records: 0,
+		messages: 0,
+		compactions: 0,
+		bytes: 0,
+		totals: emptyTokenTotals(),
+		byModel: {},
+	};
+	const byModel = new Map<string, ModelStats>();
+	for (const session of sessions) {
+		stats.sessions++;
+		if (session.archivedAt !== undefined) stats.archivedSessions++;
+		stats.records += session.lastSeq ?? 0;
+		stats.messages += session.messageCount ?? 0;
+		stats.compactions += session.compactionCount ?? 0;
+		stats.bytes += session.logBytes ?? 0;
+		const metrics = session.metrics;
+		if (!metrics) continue;
+		addTotals(stats.totals, metrics);
+		for (const [model, totals] of Object.entries(metrics.byModel ?? {})) {
+			let entry = byModel.get(model);
+			if (!entry) {
+				entry = { ...emptyTokenTotals(), sessions: 0 };
+				byModel.set(model, entry);
+			}
+			entry.sessions++;
+			addTotals(entry, totals);
+		}
+	}
+	for (const model of [...byModel.keys()].sort()) stats.byModel[model] = byModel.get(model) as ModelStats;
+	return stats;
+}
+
+function addTotals(into: TokenTotals, add: Partial<TokenTotals>): void {
+	into.input += add.input ?? 0;
+	into.output += add.output ?? 0;
+	into.cacheRead += add.cacheRead ?? 0;
+	into.cacheWrite += add.cacheWrite ?? 0;
+	into.totalTokens += add.totalTokens ?? 0;
+	into.cost += add.cost ?? 0;
+	into.turns += add.turns ?? 0;
+}
