@@ -11,11 +11,28 @@ import {
 } from "./records.js";
 
 /** An ISO 8601 date-time with a zone, e.g. 2025-02-11T10:00:00Z or 2025-02-11T10:00:00.123+01:00. */
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
-/** True when `value` is an ISO 8601 date-time with a zone that names a real instant. */
+/** True when `value` is an ISO 8601 date-time with a zone that names a real calendar day and time. */
 export function isIsoTimestamp(value: unknown): value is string {
-	return typeof value === "string" && ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+	if (typeof value !== "string") return false;
+	const match = ISO_TIMESTAMP.exec(value);
+	if (!match) return false;
+	const [year, month, day, hour, minute, second, zoneHour, zoneMinute] = match
+		.slice(1)
+		.map((part) => Number(part ?? 0));
+	const daysInMonth = new Date(Date.UTC(year as number, month as number, 0)).getUTCDate();
+	const within = (part: number | undefined, min: number, max: number) =>
+		part !== undefined && part >= min && part <= max;
+	return (
+		within(month, 1, 12) &&
+		within(day, 1, daysInMonth) &&
+		within(hour, 0, 23) &&
+		within(minute, 0, 59) &&
+		within(second, 0, 59) &&
+		within(zoneHour, 0, 23) &&
+		within(zoneMinute, 0, 59)
+	);
 }
 
 /**
