@@ -7,6 +7,7 @@ import type {
 	Usage,
 } from "@agent/session-format";
 import {
+	type AssistantMessage,
 	type Context,
 	type FauxProviderRegistration,
 	fauxAssistantMessage,
@@ -143,7 +144,7 @@ export function words(tokens: number, word = "abcd"): string {
 
 /** A faux provider whose answers are computed from the prompt; it records every prompt. */
 export function fauxSummarizer(
-	answer: (userPrompt: string, callIndex: number) => string = () => validSummary(),
+	answer: (userPrompt: string, callIndex: number) => string | AssistantMessage = () => validSummary(),
 	model: { contextWindow?: number; maxTokens?: number } = {},
 ): { faux: FauxProviderRegistration; prompts: Array<{ system: string; user: string }> } {
 	const faux = registerFauxProvider({
@@ -159,7 +160,8 @@ export function fauxSummarizer(
 					: first.content.map((block) => (block.type === "text" ? block.text : "")).join("")
 				: "";
 		prompts.push({ system: context.systemPrompt ?? "", user });
-		return fauxAssistantMessage(answer(user, prompts.length - 1));
+		const reply = answer(user, prompts.length - 1);
+		return typeof reply === "string" ? fauxAssistantMessage(reply) : reply;
 	};
 	faux.setResponses(Array.from({ length: 200 }, () => step));
 	return { faux, prompts };
