@@ -1,0 +1,24 @@
+import { InvalidSessionIdError, SessionNotFoundError } from "@agent/session-format";
+import { describe, expect, it } from "vitest";
+import { EXIT_FAILURE, EXIT_USAGE, errorLine, exitCodeFor, ReportedFailure, UsageError } from "./errors.js";
+
+describe("exit codes", () => {
+	it("gives 2 for usage errors and invalid ids, 1 for other failures", () => {
+		expect(exitCodeFor(new UsageError("x"))).toBe(EXIT_USAGE);
+		expect(exitCodeFor(new InvalidSessionIdError("nope"))).toBe(EXIT_USAGE);
+		expect(exitCodeFor(new SessionNotFoundError("01JMRZ8X1Q9V5E2H3K4M6N7P8R"))).toBe(EXIT_FAILURE);
+		expect(exitCodeFor(new Error("boom"))).toBe(EXIT_FAILURE);
+		expect(exitCodeFor(new ReportedFailure())).toBe(EXIT_FAILURE);
+	});
+});
+
+describe("errorLine", () => {
+	it("puts a multi-line message on one line", () => {
+		expect(errorLine(new UsageError("first\n  second"))).toBe("error: first second");
+	});
+
+	it("points at --debug for errors that are not ours", () => {
+		const error = Object.assign(new Error("permission denied"), { code: "EACCES" });
+		expect(errorLine(error)).toBe("error: EACCES: permission denied (run again with --debug for the stack trace)");
+	});
+});

@@ -1,0 +1,61 @@
+import { isAgentSessionError } from "@agent/session-format";
+
+/** Exit codes: 0 ok, 1 failure, 2 usage error or invalid id. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+/** A mistake in how the CLI was called: a bad option value, a missing confirmation. Exits 2. */
+export class UsageError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "UsageError";
+	}
+}
+
+/** A failure the CLI already explained (e.g. verify found problems): exits 1 without another message. */
+export class ReportedFailure extends Error {
+	readonly exitCode: number;
+
+	constructor(message = "reported", exitCode = EXIT_FAILURE) {
+		super(message);
+		this.name = "ReportedFailure";
+		this.exitCode = exitCode;
+	}
+}
+
+/** The exit code for an error: 2 for usage errors and invalid ids, else 1. */
+export function exitCodeFor(error: unknown): number {
+	if (error instanceof ReportedFailure) return error.exitCode;
+	if (error instanceof UsageError) return EXIT_USAGE;
+	if (isAgentSessionError(error, "INVALID_SESSION_ID")) return EXIT_USAGE;
+	return EXIT_FAILURE;
+}
+
+/**
+ * The one line printed for an error: its message on a single line. Errors from our packages
+ * already say what to do; for anything else (a bug, a system error) the line points at --debug.
+ */
+export function errorLine(error: unknown): string {
+	const message = oneLine(error instanceof Error ? error.message : String(error));
+	if (error instanceof UsageError || isAgentSessionError(error)) return `error: ${message}`;
+	const code = (error as NodeJS.ErrnoException | undefined)?.code;
+	const prefix = typeof code === "string" ? `${code}: ` : "";
+	return `error: ${prefix}${message} (run again with --debug for the stack trace)`;
+}
+
+/** The stack trace and causes, for --debug. */
+export function debugDetails(error: unknown): string {
+	const parts: string[] = [];
+	let current: unknown = error;
+	for (let depth = 0; current !== undefined && depth < 8; depth++) {
+		parts.push(current instanceof Error ? (current.stack ?? String(current)) : String(current));
+		current = current instanceof Error ? current.cause : undefined;
+		if (current !== undefined) parts.push("caused by:");
+	}
+	return parts.join("\n");
+}
+
+function oneLine(text: string): string {
+	return text.replace(/\s*\n\s*/g, " ").trim();
+}

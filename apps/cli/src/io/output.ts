@@ -1,0 +1,52 @@
+import type { Writable } from "node:stream";
+import { colorsEnabled, type Paint, painter } from "./colors.js";
+
+/** Where a command writes: data to stdout, messages and progress to stderr. */
+export class Output {
+	readonly paint: Paint;
+	readonly paintErr: Paint;
+
+	constructor(
+		readonly stdout: Writable & { isTTY?: boolean },
+		readonly stderr: Writable & { isTTY?: boolean },
+		env: NodeJS.ProcessEnv,
+	) {
+		this.paint = painter(colorsEnabled(stdout, env));
+		this.paintErr = painter(colorsEnabled(stderr, env));
+	}
+
+	/** Writes text as is. Resolves once the stream took it (waits when the pipe is full). */
+	write(text: string): Promise<void> {
+		return new Promise((resolve, reject) => {
+			if (this.stdout.write(text, (error) => (error ? reject(error) : undefined))) resolve();
+			else this.stdout.once("drain", resolve);
+		});
+	}
+
+	line(text = ""): Promise<void> {
+		return this.write(`${text}\n`);
+	}
+
+	/** Pretty JSON: what --json prints for one value. */
+	json(value: unknown): Promise<void> {
+		return this.write(`${JSON.stringify(value, null, 2)}\n`);
+	}
+
+	/** One JSON value on one line: what --json prints for streams (JSON Lines). */
+	jsonLine(value: unknown): Promise<void> {
+		return this.write(`${JSON.stringify(value)}\n`);
+	}
+
+	/** A message for people (not data) on stderr. */
+	note(text: string): void {
+		this.stderr.write(`${text}\n`);
+	}
+
+	/** Waits until everything written to stdout has been handed to the OS. */
+	flush(): Promise<void> {
+		return new Promise((resolve) => {
+			if (this.stdout.writableLength === 0) resolve();
+			else this.stdout.once("drain", () => resolve());
+		});
+	}
+}

@@ -1,0 +1,24 @@
+import type { VerifyProblem, VerifyReport } from "@agent/session-format";
+import type { Paint } from "../io/colors.js";
+import { formatBytes, formatCount } from "./format.js";
+
+/** A verify report: one line for the session, then one per problem with its line and byte offset. */
+export function renderVerifyReport(report: VerifyReport, paint: Paint): string[] {
+	const size = `${formatCount(report.records)} records, ${formatBytes(report.bytes)}`;
+	const repaired = report.repaired ? paint("yellow", " (metadata rebuilt)") : "";
+	if (report.ok) return [`${paint("green", "ok")}    ${report.sessionId}  ${size}${repaired}`];
+	return [
+		`${paint("red", "FAIL")}  ${report.sessionId}  ${size}, ${report.problems.length} problem(s)${repaired}`,
+		...report.problems.map(
+			(problem) => `      ${problemLocation(problem)}${paint("yellow", problem.kind)}: ${problem.message}`,
+		),
+	];
+}
+
+function problemLocation(problem: VerifyProblem): string {
+	const parts: string[] = [];
+	if (problem.line !== undefined) parts.push(`line ${problem.line}`);
+	if (problem.byteOffset !== undefined) parts.push(`byte ${problem.byteOffset}`);
+	if (problem.seq !== undefined) parts.push(`seq ${problem.seq}`);
+	return parts.length > 0 ? `${parts.join(", ")}: ` : "";
+}
