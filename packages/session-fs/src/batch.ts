@@ -1,0 +1,39 @@
+import {
+	InvalidRecordError,
+	type RecordInput,
+	type SessionMetadata,
+	type SessionRecord,
+	validateRecordInput,
+} from "@agent/session-format";
+import { PREFIX } from "./errors.js";
+
+/**
+ * Validates a whole batch before anything is written and fills in seq (from the last seq),
+ * schemaVersion and timestamp. The first record continues from a moved leaf (metadata.leafSeq)
+ * unless it names its own parent. Throws InvalidRecordError naming the record and field.
+ */
+export function prepareBatch(
+	metadata: SessionMetadata,
+	inputs: readonly RecordInput[],
+	timestamp: string,
+): SessionRecord[] {
+	if (!Array.isArray(inputs)) {
+		throw new InvalidRecordError(`${PREFIX} append takes an array of records, got ${typeof inputs}`);
+	}
+	const firstSeq = metadata.lastSeq + 1;
+	const records = inputs.map((input, index) => {
+		const seq = firstSeq + index;
+		const given = (input as { seq?: unknown } | null)?.seq;
+		if (given !== undefined && given !== seq) {
+			throw new InvalidRecordError(
+				`${PREFIX} record ${index + 1} of the batch asks for seq ${String(given)}, but the next seq is ${seq}; omit seq and the store assigns it`,
+				{ path: "seq", index },
+			);
+		}
+		return validateRecordInput(input, { seq, timestamp }, index);
+	});
+	const first = records[0];
+	const leaf = metadata.leafSeq;
+	if (first && leaf !== undefined && first.parentSeq === undefined && leaf !== first.seq - 1) first.parentSeq = leaf;
+	return records;
+}

@@ -1,0 +1,47 @@
+import {
+	buildContextFromPath,
+	type OpenedSession,
+	type OpenOptions,
+	type SessionMetadata,
+	type SessionRecord,
+	SessionTree,
+	type StoredRecord,
+} from "@agent/session-format";
+import { invalidArgument } from "./errors.js";
+import { modelDefault } from "./metadata-derive.js";
+
+/** open() of a session still held in memory: the same answer a log on disk would give. */
+export function openInMemory(
+	metadata: SessionMetadata,
+	records: readonly SessionRecord[],
+	options: OpenOptions,
+): OpenedSession {
+	const leafSeq = options.leafSeq ?? metadata.leafSeq ?? metadata.lastSeq;
+	if (!Number.isInteger(leafSeq) || leafSeq < 0 || leafSeq > metadata.lastSeq) {
+		throw invalidArgument(`cannot open session ${metadata.id} at seq ${leafSeq}: it holds seqs 1..${metadata.lastSeq}`);
+	}
+	const full = leafSeq === 0 ? [] : new SessionTree(records).path(leafSeq);
+	let path: StoredRecord[] = full;
+	for (let i = full.length - 1; i >= 0; i--) {
+		const record = full[i] as StoredRecord;
+		if (record.recordType === "compaction") {
+			const firstKept = record.firstKeptSeq;
+			path = full.filter((entry) => entry.seq >= firstKept);
+			break;
+		}
+	}
+	const model = modelDefault(metadata.model);
+	const context = buildContextFromPath(path, {
+		ephemeral: options.ephemeral,
+		systemPrompt: options.systemPrompt ?? metadata.systemPromptOverride,
+		defaults: {
+			...(model ? { model } : {}),
+			...(metadata.thinkingLevel !== undefined ? { thinkingLevel: metadata.thinkingLevel } : {}),
+		},
+	});
+	return { metadata, path, context };
+}
+
+export async function* iterate(records: readonly StoredRecord[]): AsyncGenerator<StoredRecord> {
+	for (const record of records) yield record;
+}

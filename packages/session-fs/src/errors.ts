@@ -1,0 +1,52 @@
+import { AgentSessionError, type LeaseHolder, SessionLockedError, SessionNotFoundError } from "@agent/session-format";
+
+/** Every message this package raises starts with this, so a user can tell where it came from. */
+export const PREFIX = "@agent/session-fs:";
+
+function prefixed<E extends Error>(error: E): E {
+	if (!error.message.startsWith(PREFIX)) error.message = `${PREFIX} ${error.message}`;
+	return error;
+}
+
+export function notFound(sessionId: string, home: string): SessionNotFoundError {
+	return prefixed(new SessionNotFoundError(sessionId, `${home}/sessions`));
+}
+
+export function locked(
+	sessionId: string,
+	holder: LeaseHolder | undefined,
+	waitedMs: number,
+	cause?: unknown,
+): SessionLockedError {
+	return prefixed(new SessionLockedError(sessionId, holder, waitedMs, cause === undefined ? undefined : { cause }));
+}
+
+/** The lease this writer held was taken over (it went stale): nothing more is written through it. */
+export function leaseLost(sessionId: string, cause?: unknown): SessionLockedError {
+	const error = new SessionLockedError(sessionId, undefined, 0, cause === undefined ? undefined : { cause });
+	error.message = `${PREFIX} the write lease on session ${sessionId} was lost (another writer took it over after it went stale, e.g. while this process was stalled); nothing was written. Take a new lease and retry`;
+	return error;
+}
+
+export function storageFailure(message: string, cause?: unknown): AgentSessionError {
+	return new AgentSessionError("STORAGE_FAILURE", `${PREFIX} ${message}`, cause === undefined ? undefined : { cause });
+}
+
+export function invalidArgument(message: string): AgentSessionError {
+	return new AgentSessionError("INVALID_ARGUMENT", `${PREFIX} ${message}`);
+}
+
+export function aborted(what: string, cause?: unknown): AgentSessionError {
+	return new AgentSessionError(
+		"ABORTED",
+		`${PREFIX} ${what} was aborted by its signal; nothing was written`,
+		cause === undefined ? undefined : { cause },
+	);
+}
+
+/** The errno code of a Node.js system error, if it is one. */
+export function errnoCode(error: unknown): string | undefined {
+	return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+		? error.code
+		: undefined;
+}

@@ -1,0 +1,173 @@
+import * as fs from "node:fs";
+import { hostname } from "node:os";
+import type { LeaseHolder } from "@agent/session-format";
+import lockfile from "proper-lockfile";
+import { errnoCode, locked, notFound, storageFailure } from "./errors.js";
+import type { SessionPaths } from "./paths.js";
+
+/**
+ * The cross-process single-writer lease: proper-lockfile's mkdir lock on `lease.lock/`, kept
+ * fresh by its mtime updates, taken over when stale. We add a holder file inside the lock
+ * directory (so it belongs to that lock and no other), which names the holder in
+ * SessionLockedError and lets a same-host holder that died be replaced at once instead of after
+ * the stale timeout.
+ */
+export interface HeldLock {
+	readonly holder: LeaseHolder;
+	/** True once proper-lockfile found the lock taken over (it went stale while we held it). */
+	isCompromised(): boolean;
+	release(): void;
+}
+
+/** proper-lockfile's fs, except that a lock directory is removed with what is inside it (holder.json). */
+const lockFs = {
+	mkdirSync: fs.mkdirSync,
+	realpathSync: fs.realpathSync,
+	statSync: fs.statSync,
+	utimesSync: fs.utimesSync,
+	rmdirSync: (path: string) => fs.rmSync(path, { recursive: true }),
+	mkdir: fs.mkdir,
+	realpath: fs.realpath,
+	stat: fs.stat,
+	utimes: fs.utimes,
+	rmdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) =>
+		fs.rm(path, { recursive: true }, callback),
+};
+
+const HOST = hostname();
+
+export interface LockWaitOptions {
+	waitMs: number;
+	staleMs: number;
+	signal?: AbortSignal;
+	home: string;
+}
+
+/** Takes the lease, waiting up to waitMs; throws SessionLockedError naming the holder when it cannot. */
+export async function acquireFileLock(paths: SessionPaths, options: LockWaitOptions): Promise<HeldLock> {
+	const started = Date.now();
+	let attempt = 0;
+	for (;;) {
+		options.signal?.throwIfAborted();
+		const held = tryLock(paths, options);
+		if (held) return held;
+		if (takeOverDeadHolder(paths, options.staleMs)) continue;
+		const waited = Date.now() - started;
+		if (waited >= options.waitMs) throw locked(paths.id, readHolder(paths), waited);
+		const delay = Math.min(2 ** Math.min(attempt++, 6) + Math.random() * 4, options.waitMs - waited);
+		await sleep(delay, options.signal);
+	}
+}
+
+/** One attempt: the lock, or undefined when another holder has it. */
+export function tryLock(paths: SessionPaths, options: { staleMs: number; home: string }): HeldLock | undefined {
+	let compromised = false;
+	let release: () => void;
+	try {
+		release = lockfile.lockSync(paths.log, {
+			lockfilePath: paths.lockDir,
+			realpath: false,
+			stale: options.staleMs,
+			fs: lockFs,
+			onCompromised: () => {
+				compromised = true;
+			},
+		});
+	} catch (error) {
+		const code = errnoCode(error);
+		if (code === "ELOCKED") return undefined;
+		if (code === "ENOENT") throw notFound(paths.id, options.home);
+		throw storageFailure(`could not take the write lease of session ${paths.id} (${paths.lockDir})`, error);
+	}
+	const holder: LeaseHolder = { pid: process.pid, host: HOST, since: new Date().toISOString() };
+	try {
+		fs.writeFileSync(paths.holder, JSON.stringify(holder));
+	} catch {
+		// The holder file only improves messages and dead-holder takeover; the lock stands without it.
+	}
+	return {
+		holder,
+		isCompromised: () => compromised,
+		release: () => {
+			try {
+				release();
+			} catch {
+				// Already released, or taken over: either way it is no longer ours.
+			}
+		},
+	};
+}
+
+/** Who holds the lease, if the holder file says so. */
+export function readHolder(paths: SessionPaths): LeaseHolder | undefined {
+	try {
+		const value = JSON.parse(fs.readFileSync(paths.holder, "utf8")) as Partial<LeaseHolder>;
+		if (typeof value.pid === "number" && typeof value.host === "string" && typeof value.since === "string") {
+			return { pid: value.pid, host: value.host, since: value.since };
+		}
+	} catch {
+		// no holder file (yet), or one being written
+	}
+	return undefined;
+}
+
+/**
+ * Removes the lock of a holder on this host whose process is gone (SIGKILL, OOM), so the next
+ * writer need not wait for the stale timeout. Safe against races: it runs under a guard
+ * directory (mkdir is atomic, so one process at a time), re-reads the holder file inside the lock
+ * it removes, and leaves locks near their stale age to proper-lockfile's own takeover.
+ */
+function takeOverDeadHolder(paths: SessionPaths, staleMs: number): boolean {
+	const holder = readHolder(paths);
+	if (!holder || holder.host !== HOST || holder.pid === process.pid || isAlive(holder.pid)) return false;
+	try {
+		fs.mkdirSync(paths.takeoverGuard);
+	} catch {
+		removeStaleGuard(paths);
+		return false;
+	}
+	try {
+		const age = Date.now() - fs.statSync(paths.lockDir).mtimeMs;
+		const again = readHolder(paths);
+		if (age > staleMs - 1000 || !again || again.pid !== holder.pid || again.since !== holder.since) return false;
+		fs.rmSync(paths.lockDir, { recursive: true });
+		return true;
+	} catch {
+		return false;
+	} finally {
+		fs.rmSync(paths.takeoverGuard, { recursive: true, force: true });
+	}
+}
+
+/** A guard left by a process that died in the middle of a takeover (a few microseconds' window). */
+function removeStaleGuard(paths: SessionPaths): void {
+	try {
+		if (Date.now() - fs.statSync(paths.takeoverGuard).mtimeMs > 5000) fs.rmdirSync(paths.takeoverGuard);
+	} catch {
+		// gone already
+	}
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return errnoCode(error) === "EPERM";
+	}
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(done, ms);
+		function done() {
+			signal?.removeEventListener("abort", onAbort);
+			resolve();
+		}
+		function onAbort() {
+			clearTimeout(timer);
+			reject(signal?.reason);
+		}
+		signal?.addEventListener("abort", onAbort, { once: true });
+	});
+}

@@ -1,0 +1,168 @@
+import { hostname } from "node:os";
+import type { AppendResult, LeaseHolder, RecordInput, SessionLease } from "@agent/session-format";
+import { locked } from "./errors.js";
+import { acquireFileLock, type HeldLock } from "./file-lock.js";
+import { acquireMutex, MutexTimeoutError } from "./mutex.js";
+import type { ResolvedOptions } from "./options.js";
+import type { SessionPaths } from "./paths.js";
+import { SessionWriter } from "./writer.js";
+
+/**
+ * A held single-writer lease: the in-process mutex, the cross-process lock, and an open writer.
+ * Work through it runs one call at a time, in order. metadata.json is rewritten at most every
+ * metadataFlushMs while it is held (the log on every append) and always on release.
+ */
+export class FileSessionLease implements SessionLease {
+	private chain: Promise<unknown> = Promise.resolve();
+	private released = false;
+	private lastFlush = Date.now();
+	private flushTimer: NodeJS.Timeout | undefined;
+
+	constructor(
+		readonly sessionId: string,
+		private readonly lock: HeldLock,
+		private readonly writer: SessionWriter,
+		private readonly releaseMutex: () => void,
+		private readonly flushMs: number,
+	) {}
+
+	get holder(): LeaseHolder {
+		return this.lock.holder;
+	}
+
+	append(records: readonly RecordInput[]): Promise<AppendResult> {
+		return this.run(async (writer) => {
+			const result = await writer.append(records);
+			this.afterAppend();
+			return result;
+		});
+	}
+
+	/** Runs `work` with the writer, after every earlier call through this lease. */
+	run<T>(work: (writer: SessionWriter) => Promise<T>): Promise<T> {
+		const next = this.chain.then(() => {
+			if (this.released) {
+				throw new Error(`@agent/session-fs: the lease on session ${this.sessionId} was released; take a new one`);
+			}
+			return work(this.writer);
+		});
+		this.chain = next.catch(() => undefined);
+		return next;
+	}
+
+	release(): Promise<void> {
+		const done = this.chain.then(() => {
+			if (this.released) return;
+			this.released = true;
+			clearTimeout(this.flushTimer);
+			try {
+				this.writer.flushQuietly();
+			} finally {
+				this.writer.close();
+				this.lock.release();
+				this.releaseMutex();
+			}
+		});
+		this.chain = done.catch(() => undefined);
+		return done;
+	}
+
+	private afterAppend(): void {
+		if (!this.writer.needsFlush) return;
+		if (this.flushMs <= 0 || Date.now() - this.lastFlush >= this.flushMs) {
+			this.flushNow();
+			return;
+		}
+		if (this.flushTimer) return;
+		this.flushTimer = setTimeout(() => {
+			this.flushTimer = undefined;
+			this.run(async () => this.flushNow()).catch(() => undefined);
+		}, this.flushMs);
+		this.flushTimer.unref();
+	}
+
+	private flushNow(): void {
+		this.writer.flushQuietly();
+		this.lastFlush = Date.now();
+	}
+}
+
+/** Takes the in-process mutex, then the cross-process lock, under one deadline. */
+async function acquireLocks(
+	paths: SessionPaths,
+	options: ResolvedOptions,
+	wait: { waitMs?: number; signal?: AbortSignal },
+): Promise<{ lock: HeldLock; releaseMutex: () => void }> {
+	const waitMs = wait.waitMs ?? options.waitMs;
+	const started = Date.now();
+	let releaseMutex: () => void;
+	try {
+		releaseMutex = await acquireMutex(paths.dir, waitMs, wait.signal);
+	} catch (error) {
+		if (error instanceof MutexTimeoutError) {
+			const holder = { pid: process.pid, host: hostname(), since: error.holder.since };
+			throw locked(paths.id, holder, Date.now() - started);
+		}
+		throw error;
+	}
+	try {
+		const lock = await acquireFileLock(paths, {
+			waitMs: Math.max(0, waitMs - (Date.now() - started)),
+			staleMs: options.staleLeaseMs,
+			signal: wait.signal,
+			home: options.home,
+		});
+		return { lock, releaseMutex };
+	} catch (error) {
+		releaseMutex();
+		throw error;
+	}
+}
+
+/** Takes the lease and opens the writer (which brings metadata up to date and cuts off a torn tail). */
+export async function acquireLease(
+	paths: SessionPaths,
+	options: ResolvedOptions,
+	wait: { waitMs?: number; signal?: AbortSignal },
+): Promise<FileSessionLease> {
+	const { lock, releaseMutex } = await acquireLocks(paths, options, wait);
+	try {
+		const writer = await SessionWriter.open(paths, lock, options);
+		return new FileSessionLease(paths.id, lock, writer, releaseMutex, options.metadataFlushMs);
+	} catch (error) {
+		lock.release();
+		releaseMutex();
+		throw error;
+	}
+}
+
+/** Runs `work` under a lease taken for it alone; metadata is written before the lease is let go. */
+export async function withLease<T>(
+	paths: SessionPaths,
+	options: ResolvedOptions,
+	wait: { waitMs?: number; signal?: AbortSignal },
+	work: (writer: SessionWriter) => Promise<T>,
+): Promise<T> {
+	const lease = await acquireLease(paths, options, wait);
+	try {
+		return await lease.run(work);
+	} finally {
+		await lease.release();
+	}
+}
+
+/** Runs `work` holding the lease but without opening the log for writing (repair never touches the log). */
+export async function withLockOnly<T>(
+	paths: SessionPaths,
+	options: ResolvedOptions,
+	wait: { waitMs?: number; signal?: AbortSignal },
+	work: () => Promise<T>,
+): Promise<T> {
+	const { lock, releaseMutex } = await acquireLocks(paths, options, wait);
+	try {
+		return await work();
+	} finally {
+		lock.release();
+		releaseMutex();
+	}
+}

@@ -1,0 +1,132 @@
+import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isSessionId, type ListOptions, type ListPage, type SessionMetadata } from "@agent/session-format";
+import { errnoCode, invalidArgument, storageFailure } from "./errors.js";
+import { yieldToEventLoop } from "./line-reader.js";
+import { parseMetadataText } from "./metadata-file.js";
+import { sessionsRoot } from "./paths.js";
+
+/** How many metadata files are read between two turns given to the event loop. */
+const FILES_BETWEEN_YIELDS = 256;
+
+/**
+ * Every session's metadata, read from metadata.json files only — never a log, so the cost
+ * follows the number of sessions, not their size. A session whose metadata.json is missing or
+ * damaged is handed to `rebuild` (which reads its log once and stores the result).
+ *
+ * Reads are synchronous, in slices with event-loop turns between them: on the machines measured,
+ * 20,000 readFileSync calls took ~0.2 s where fs.promises with 32 in flight took ~2 s (each
+ * promise call is a thread-pool round trip costing more than the read itself).
+ */
+export async function readAllMetadata(
+	home: string,
+	rebuild: (id: string) => Promise<SessionMetadata | undefined>,
+): Promise<SessionMetadata[]> {
+	const root = sessionsRoot(home);
+	let entries: Dirent[];
+	try {
+		entries = readdirSync(root, { withFileTypes: true });
+	} catch (error) {
+		if (errnoCode(error) === "ENOENT") return [];
+		throw storageFailure(`could not list ${root}`, error);
+	}
+	const out: SessionMetadata[] = [];
+	const damaged: string[] = [];
+	let sinceYield = 0;
+	for (const entry of entries) {
+		if (!entry.isDirectory() || !isSessionId(entry.name)) continue;
+		const metadata = readOne(join(root, entry.name), entry.name);
+		if (metadata) out.push(metadata);
+		else damaged.push(entry.name);
+		if (++sinceYield >= FILES_BETWEEN_YIELDS) {
+			sinceYield = 0;
+			await yieldToEventLoop();
+		}
+	}
+	for (const id of damaged) {
+		const metadata = await rebuild(id);
+		if (metadata) out.push(metadata);
+	}
+	return out;
+}
+
+function readOne(dir: string, id: string): SessionMetadata | undefined {
+	let text: string;
+	try {
+		text = readFileSync(join(dir, "metadata.json"), "utf8");
+	} catch {
+		return undefined;
+	}
+	const read = parseMetadataText(text, id);
+	return read.state === "ok" ? read.metadata : undefined;
+}
+
+/** True when the directory holds a session (a log or metadata); an empty one is being created or deleted. */
+export function holdsSession(dir: string): boolean {
+	return existsSync(join(dir, "session.jsonl")) || existsSync(join(dir, "metadata.json"));
+}
+
+interface Cursor {
+	t: number;
+	id: string;
+}
+
+function sortKey(metadata: SessionMetadata): number {
+	const time = Date.parse(metadata.lastMessageAt);
+	return Number.isFinite(time) ? time : 0;
+}
+
+/** Newest lastMessageAt first; ties by id, newest first. */
+function compare(a: SessionMetadata, b: SessionMetadata): number {
+	return sortKey(b) - sortKey(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+export function encodeCursor(metadata: SessionMetadata): string {
+	return Buffer.from(JSON.stringify({ t: sortKey(metadata), id: metadata.id } satisfies Cursor)).toString("base64url");
+}
+
+function decodeCursor(cursor: string): Cursor {
+	try {
+		const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Partial<Cursor>;
+		if (typeof value.t === "number" && typeof value.id === "string") return { t: value.t, id: value.id };
+	} catch {
+		// reported below
+	}
+	throw invalidArgument(
+		`${JSON.stringify(cursor.slice(0, 40))} is not a cursor this store made; pass the nextCursor of a previous page`,
+	);
+}
+
+function matches(metadata: SessionMetadata, options: ListOptions): boolean {
+	const archived = options.archived ?? false;
+	if (archived === false && metadata.archivedAt !== undefined) return false;
+	if (archived === "only" && metadata.archivedAt === undefined) return false;
+	if (options.source !== undefined && metadata.source !== options.source) return false;
+	if (options.identityKey !== undefined && metadata.identityKey !== options.identityKey) return false;
+	if (options.search !== undefined && options.search.length > 0) {
+		const needle = options.search.toLowerCase();
+		if (!metadata.id.toLowerCase().includes(needle) && !(metadata.name ?? "").toLowerCase().includes(needle)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/** Filters, sorts (S7.5: newest lastMessageAt first) and pages. */
+export function pageOf(all: readonly SessionMetadata[], options: ListOptions): ListPage {
+	const limit = options.limit;
+	if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+		throw invalidArgument(`limit must be a whole number >= 1, got ${limit}`);
+	}
+	let selected = all.filter((metadata) => matches(metadata, options)).sort(compare);
+	if (options.cursor !== undefined) {
+		const after = decodeCursor(options.cursor);
+		selected = selected.filter((metadata) => {
+			const t = sortKey(metadata);
+			return t < after.t || (t === after.t && metadata.id < after.id);
+		});
+	}
+	if (limit === undefined || selected.length <= limit) return { sessions: selected };
+	const sessions = selected.slice(0, limit);
+	return { sessions, nextCursor: encodeCursor(sessions[sessions.length - 1] as SessionMetadata) };
+}

@@ -1,0 +1,114 @@
+import { fstatSync, readSync } from "node:fs";
+import type { SessionMetadata } from "@agent/session-format";
+import { readLinesBackward } from "./backward-reader.js";
+import { readLinesForward } from "./line-reader.js";
+import { applyRecord, cloneMetadata, rebuildBase } from "./metadata-derive.js";
+import { type MetadataRead, readMetadataFile } from "./metadata-file.js";
+import type { SessionPaths } from "./paths.js";
+import { classifyLine } from "./record-reader.js";
+
+/** The log as it is now, and metadata that is true of it. */
+export interface LogState {
+	/** Metadata derived up to `completeBytes` (logBytes === completeBytes). */
+	metadata: SessionMetadata;
+	/** The file's size when it was looked at. */
+	size: number;
+	/** Where the last complete (LF-terminated) line ends; less than size when the log has a torn tail. */
+	completeBytes: number;
+	/** What metadata.json held. */
+	stored: MetadataRead;
+	/** How the metadata was brought up to date: it was fresh, the missing tail was replayed, or the whole log. */
+	refresh: "fresh" | "catch-up" | "rebuild";
+}
+
+/**
+ * Looks at the log's size and metadata.json and returns metadata that is true of the log,
+ * doing the least work: metadata.json records the log's byte length, so a fresh cache is known
+ * in O(1); a cache that lags (a crash between an append and its metadata write, or a lease
+ * holder's coalesced writes) is caught up by replaying only the bytes after its logBytes; only a
+ * damaged, missing or inconsistent cache costs a full replay. `checkLastSeq` also reads the last
+ * line to confirm the cache's lastSeq (writers do, before assigning seqs).
+ */
+export async function loadLogState(
+	fd: number,
+	paths: SessionPaths,
+	options: { chunkBytes?: number; checkLastSeq?: boolean } = {},
+): Promise<LogState> {
+	const size = fstatSync(fd).size;
+	const stored = readMetadataFile(paths.metadata, paths.id);
+	const cached = stored.state === "ok" ? stored.metadata : undefined;
+	if (cached && cached.logBytes <= size && endsAtLineBoundary(fd, cached.logBytes)) {
+		if (cached.logBytes === size) {
+			const lastSeq = options.checkLastSeq ? await peekLastSeq(fd, size) : undefined;
+			if (lastSeq === undefined || lastSeq === cached.lastSeq) {
+				return { metadata: cloneMetadata(cached), size, completeBytes: size, stored, refresh: "fresh" };
+			}
+		} else {
+			const metadata = cloneMetadata(cached);
+			const { completeBytes, applied } = await replay(fd, metadata, cached.logBytes, size, options.chunkBytes);
+			if (applied > 0) delete metadata.leafSeq; // records after a branch continued from the moved leaf
+			metadata.logBytes = completeBytes;
+			return { metadata, size, completeBytes, stored, refresh: "catch-up" };
+		}
+	}
+	const metadata = rebuildBase(paths.id, cached);
+	const { completeBytes } = await replay(fd, metadata, 0, size, options.chunkBytes);
+	metadata.logBytes = completeBytes;
+	// leafSeq is the one fact the log does not hold: keep it while it still describes this log.
+	if (cached?.leafSeq !== undefined && cached.lastSeq === metadata.lastSeq && cached.leafSeq <= metadata.lastSeq) {
+		metadata.leafSeq = cached.leafSeq;
+	}
+	return { metadata, size, completeBytes, stored, refresh: "rebuild" };
+}
+
+/** Replays the complete lines in [start, end) into `metadata`. */
+async function replay(
+	fd: number,
+	metadata: SessionMetadata,
+	start: number,
+	end: number,
+	chunkBytes: number | undefined,
+): Promise<{ completeBytes: number; applied: number }> {
+	let completeBytes = start;
+	let applied = 0;
+	for await (const batch of readLinesForward(fd, { start, end, chunkBytes })) {
+		for (const raw of batch) {
+			if (!raw.terminated) continue;
+			completeBytes = raw.byteOffset + raw.byteLength + 1;
+			const outcome = classifyLine(raw);
+			if (outcome.kind === "record") {
+				applyRecord(metadata, outcome.record);
+				applied++;
+			}
+		}
+	}
+	return { completeBytes, applied };
+}
+
+/** True when `offset` is 0 or the byte before it is an LF: a place where a line starts. */
+export function endsAtLineBoundary(fd: number, offset: number): boolean {
+	if (offset === 0) return true;
+	const byte = Buffer.alloc(1);
+	return readSync(fd, byte, 0, 1, offset - 1) === 1 && byte[0] === 10;
+}
+
+/** The seq of the last complete line, when it parses; undefined otherwise. */
+async function peekLastSeq(fd: number, end: number): Promise<number | undefined> {
+	for await (const batch of readLinesBackward(fd, { end, chunkBytes: 64 << 10 })) {
+		for (const raw of batch) {
+			if (!raw.terminated || raw.oversized || raw.text.trim().length === 0) continue;
+			return seqOfLine(raw.text);
+		}
+	}
+	return undefined;
+}
+
+function seqOfLine(text: string): number | undefined {
+	try {
+		const value = JSON.parse(text) as { seq?: unknown } | null;
+		const seq = value?.seq;
+		return typeof seq === "number" && Number.isInteger(seq) ? seq : undefined;
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,99 @@
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";
+import { errnoCode } from "./errors.js";
+
+export type MetadataRead =
+	| { state: "ok"; metadata: SessionMetadata }
+	| { state: "missing" }
+	| { state: "invalid"; reason: string };
+
+/** Reads and checks metadata.json; never throws for a missing or damaged file (it is only a cache). */
+export function readMetadataFile(path: string, id: string): MetadataRead {
+	let text: string;
+	try {
+		text = readFileSync(path, "utf8");
+	} catch (error) {
+		if (errnoCode(error) === "ENOENT") return { state: "missing" };
+		return { state: "invalid", reason: `unreadable (${(error as Error).message})` };
+	}
+	return parseMetadataText(text, id);
+}
+
+export function parseMetadataText(text: string, id: string): MetadataRead {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (error) {
+		return { state: "invalid", reason: `not valid JSON (${(error as Error).message})` };
+	}
+	const result = sessionMetadataSchema.safeParse(value);
+	if (!result.success) {
+		const issue = result.error.issues[0];
+		return { state: "invalid", reason: `${issue?.path.join(".") ?? ""}: ${issue?.message ?? "schema violation"}` };
+	}
+	if (result.data.id !== id) return { state: "invalid", reason: `it names session ${result.data.id}, not ${id}` };
+	return { state: "ok", metadata: result.data };
+}
+
+let tempCounter = 0;
+
+function writeTemp(path: string, metadata: SessionMetadata, fsync: boolean): string {
+	const temp = `${path}.${process.pid}.${++tempCounter}.tmp`;
+	const fd = openSync(temp, "w", 0o644);
+	try {
+		const bytes = Buffer.from(`${JSON.stringify(metadata, null, "\t")}\n`);
+		let written = 0;
+		while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+		if (fsync) fsyncSync(fd);
+	} catch (error) {
+		closeSync(fd);
+		removeQuietly(temp);
+		throw error;
+	}
+	closeSync(fd);
+	return temp;
+}
+
+/**
+ * Replaces metadata.json atomically: a temp file, then rename. With `fsync` the temp file is
+ * flushed first, so a power loss leaves the old or the new file, never an empty one. Without it a
+ * power loss may leave a damaged file — harmless, since a damaged cache is detected and rebuilt.
+ */
+export function writeMetadataFile(path: string, metadata: SessionMetadata, fsync: boolean): void {
+	const temp = writeTemp(path, metadata, fsync);
+	try {
+		renameSync(temp, path);
+	} catch (error) {
+		removeQuietly(temp);
+		throw error;
+	}
+}
+
+/**
+ * Creates metadata.json only if there is none (link fails when the name exists): how a reader
+ * that rebuilt a missing cache stores it without ever replacing what a writer wrote meanwhile.
+ */
+export function createMetadataFileIfAbsent(path: string, metadata: SessionMetadata): boolean {
+	let temp: string;
+	try {
+		temp = writeTemp(path, metadata, false);
+	} catch {
+		return false;
+	}
+	try {
+		linkSync(temp, path);
+		return true;
+	} catch {
+		return false;
+	} finally {
+		removeQuietly(temp);
+	}
+}
+
+function removeQuietly(path: string): void {
+	try {
+		unlinkSync(path);
+	} catch {
+		// already gone
+	}
+}

@@ -1,0 +1,41 @@
+/** How durable an acknowledged append is. */
+export type Durability = "write" | "fsync";
+
+export interface FileStoreOptions {
+	/** The store's home; default $AGENT_HOME, else ~/.agent. Sessions live in `<home>/sessions/<id>/`. */
+	home?: string;
+	/**
+	 * "write" (default): an append is acknowledged once write(2) returned — it survives a crash of
+	 * the process, not of the machine. "fsync": also after fdatasync(2) — it survives power loss.
+	 */
+	durability?: Durability;
+	/** A lease whose holder has not refreshed it for this long is stale and may be taken over (min 2000). */
+	staleLeaseMs?: number;
+	/** Default wait for another writer's lease, in ms (default 10 000). */
+	waitMs?: number;
+	/**
+	 * While a lease is held, metadata.json is rewritten at most this often (and always on release);
+	 * the log itself is written on every append. Default 100; 0 rewrites it after every append.
+	 */
+	metadataFlushMs?: number;
+	/** Bytes read per chunk when reading backwards (resume, tail); default 256 KiB. */
+	backwardChunkBytes?: number;
+	/** Bytes read per chunk when streaming forwards; default 1 MiB. */
+	forwardChunkBytes?: number;
+	/** The clock used for timestamps (tests); default `() => new Date()`. */
+	now?: () => Date;
+}
+
+export interface ResolvedOptions {
+	home: string;
+	durability: Durability;
+	staleLeaseMs: number;
+	waitMs: number;
+	metadataFlushMs: number;
+	backwardChunkBytes: number;
+	forwardChunkBytes: number;
+	now: () => Date;
+}
+
+export const DEFAULT_WAIT_MS = 10_000;
+export const DEFAULT_STALE_LEASE_MS = 10_000;

@@ -1,0 +1,46 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { assertSessionId } from "@agent/session-format";
+
+/** The store's home: the `home` option, else $AGENT_HOME, else ~/.agent. */
+export function resolveHome(home?: string): string {
+	const chosen = home ?? process.env.AGENT_HOME;
+	return resolve(chosen && chosen.length > 0 ? chosen : join(homedir(), ".agent"));
+}
+
+export function sessionsRoot(home: string): string {
+	return join(home, "sessions");
+}
+
+/** Every path of one session. Built only from a validated id: nothing a caller types becomes a path. */
+export interface SessionPaths {
+	readonly id: string;
+	readonly dir: string;
+	/** The append-only record log. */
+	readonly log: string;
+	/** The derived cache of the log, replaced atomically (temp + rename). */
+	readonly metadata: string;
+	/** The cross-process lease: a directory made with mkdir (proper-lockfile), holding holder.json. */
+	readonly lockDir: string;
+	/** Who holds the lease: written inside the lock directory, so it belongs to that lock and no other. */
+	readonly holder: string;
+	/** Taken (mkdir) while removing the lock of a holder that died, so two processes never both do it. */
+	readonly takeoverGuard: string;
+	/** Where bytes of a torn tail are kept when a writer cuts them off the log. */
+	readonly tornTails: string;
+}
+
+export function sessionPaths(home: string, id: string): SessionPaths {
+	const dir = join(sessionsRoot(home), assertSessionId(id));
+	const lockDir = join(dir, "lease.lock");
+	return {
+		id,
+		dir,
+		log: join(dir, "session.jsonl"),
+		metadata: join(dir, "metadata.json"),
+		lockDir,
+		holder: join(lockDir, "holder.json"),
+		takeoverGuard: join(dir, "lease.takeover"),
+		tornTails: join(dir, "torn-tails.bin"),
+	};
+}

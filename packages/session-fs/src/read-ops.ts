@@ -1,0 +1,97 @@
+import type { ReadOptions, StoredRecord } from "@agent/session-format";
+import { readLinesBackward } from "./backward-reader.js";
+import { invalidArgument } from "./errors.js";
+import type { LogView } from "./log-view.js";
+import { readRecordsBackward, readRecordsForward } from "./record-reader.js";
+
+export interface ReadContext {
+	where: string;
+	forwardChunkBytes: number;
+	backwardChunkBytes: number;
+}
+
+/** Every record, streamed forwards. */
+export function readAll(view: LogView, options: ReadOptions, context: ReadContext): AsyncIterable<StoredRecord> {
+	if (view.fd === undefined) return emptyIterable();
+	return readRecordsForward(view.fd, {
+		...options,
+		end: view.state.size,
+		chunkBytes: context.forwardChunkBytes,
+		where: context.where,
+	});
+}
+
+/** The last n records in log order, read from the end: the cost follows n, not the file. */
+export async function tailRecords(
+	view: LogView,
+	n: number,
+	options: ReadOptions,
+	context: ReadContext,
+): Promise<StoredRecord[]> {
+	if (!Number.isInteger(n) || n < 0) throw invalidArgument(`tail needs a whole number of records >= 0, got ${n}`);
+	const out: StoredRecord[] = [];
+	if (n === 0 || view.fd === undefined) return out;
+	const records = readRecordsBackward(view.fd, {
+		...options,
+		end: view.state.size,
+		chunkBytes: context.backwardChunkBytes,
+		where: context.where,
+	});
+	for await (const record of records) {
+		out.push(record);
+		if (out.length >= n) break;
+	}
+	return out.reverse();
+}
+
+/**
+ * The records with seq >= fromSeq, in log order. Finds where they start by reading backwards
+ * (seqs rise line by line, so the first line below fromSeq marks the spot; only its seq is read,
+ * cheaply), then streams forwards from there: the cost follows what is returned.
+ */
+export async function* readFromSeq(
+	view: LogView,
+	fromSeq: number,
+	options: ReadOptions,
+	context: ReadContext,
+): AsyncGenerator<StoredRecord> {
+	if (!Number.isInteger(fromSeq)) throw invalidArgument(`readFrom needs a whole seq, got ${fromSeq}`);
+	if (view.fd === undefined) return;
+	const start = fromSeq <= 1 ? 0 : await findStart(view.fd, view.state.size, fromSeq, context.backwardChunkBytes);
+	const records = readRecordsForward(view.fd, {
+		...options,
+		start,
+		end: view.state.size,
+		chunkBytes: context.forwardChunkBytes,
+		where: context.where,
+	});
+	for await (const record of records) if (record.seq >= fromSeq) yield record;
+}
+
+async function findStart(fd: number, end: number, fromSeq: number, chunkBytes: number): Promise<number> {
+	for await (const batch of readLinesBackward(fd, { end, chunkBytes })) {
+		for (const raw of batch) {
+			if (!raw.terminated || raw.oversized) continue;
+			const seq = quickSeq(raw.text);
+			if (seq !== undefined && seq < fromSeq) return raw.byteOffset + raw.byteLength + 1;
+		}
+	}
+	return 0;
+}
+
+// Lines this store writes start with recordType, schemaVersion and seq (the schema's key order).
+const OWN_PREFIX = /^\{"recordType":"[^"\\]*","schemaVersion":\d+,"seq":(\d+)[,}]/;
+
+/** The seq of a line: read from its first bytes when it has our own key order, else parsed. */
+export function quickSeq(text: string): number | undefined {
+	const match = OWN_PREFIX.exec(text);
+	if (match) return Number(match[1]);
+	try {
+		const value = JSON.parse(text) as { seq?: unknown } | null;
+		return typeof value?.seq === "number" && Number.isInteger(value.seq) ? value.seq : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+async function* emptyIterable(): AsyncGenerator<StoredRecord> {}

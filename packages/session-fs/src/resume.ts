@@ -1,0 +1,45 @@
+import { buildContextFromPath, type OpenedSession, type OpenOptions } from "@agent/session-format";
+import { invalidArgument } from "./errors.js";
+import type { LogView } from "./log-view.js";
+import { cloneMetadata, modelDefault } from "./metadata-derive.js";
+import { walkPathBackward } from "./path-walk.js";
+
+/** Resume: metadata, the live part of the path, and the context built from it. */
+export async function resumeSession(
+	view: LogView,
+	options: OpenOptions,
+	read: { chunkBytes: number; where: string },
+): Promise<OpenedSession> {
+	const metadata = view.state.metadata;
+	const leafSeq = options.leafSeq ?? metadata.leafSeq ?? metadata.lastSeq;
+	if (!Number.isInteger(leafSeq) || leafSeq < 0 || leafSeq > metadata.lastSeq) {
+		throw invalidArgument(
+			`cannot open session ${metadata.id} at seq ${String(leafSeq)}: it holds seqs 1..${metadata.lastSeq}`,
+		);
+	}
+	const path =
+		view.fd === undefined
+			? []
+			: await walkPathBackward(
+					view.fd,
+					{
+						leafSeq,
+						stopAtCompaction: true,
+						end: view.state.size,
+						chunkBytes: read.chunkBytes,
+						onProblem: options.onProblem,
+						where: read.where,
+					},
+					(record) => record,
+				);
+	const model = modelDefault(metadata.model);
+	const context = buildContextFromPath(path, {
+		ephemeral: options.ephemeral,
+		systemPrompt: options.systemPrompt ?? metadata.systemPromptOverride,
+		defaults: {
+			...(model ? { model } : {}),
+			...(metadata.thinkingLevel !== undefined ? { thinkingLevel: metadata.thinkingLevel } : {}),
+		},
+	});
+	return { metadata: cloneMetadata(metadata), path, context };
+}

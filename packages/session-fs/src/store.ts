@@ -1,0 +1,340 @@
+import { closeSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import {
+	type AppendOptions,
+	type AppendResult,
+	type CreateSessionOptions,
+	type ForkOptions,
+	type ListOptions,
+	type ListPage,
+	newSessionId,
+	type OpenedSession,
+	type OpenOptions,
+	type ReadOptions,
+	type RecordInput,
+	type SessionLease,
+	type SessionMetadata,
+	type SessionStore,
+	type StoredRecord,
+	type VerifyReport,
+} from "@agent/session-format";
+import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
+import { DeferredSessions } from "./deferred.js";
+import { iterate, openInMemory } from "./deferred-reads.js";
+import { invalidArgument, PREFIX, storageFailure } from "./errors.js";
+import { forkSession } from "./fork.js";
+import { acquireLease, withLease, withLockOnly } from "./lease.js";
+import { DEFAULT_FORWARD_CHUNK } from "./line-reader.js";
+import { holdsSession, pageOf, readAllMetadata } from "./list.js";
+import { closeLogView, openLogView, withLogView } from "./log-view.js";
+import { cloneMetadata, newMetadata } from "./metadata-derive.js";
+import { writeMetadataFile } from "./metadata-file.js";
+import { acquireMutex } from "./mutex.js";
+import { DEFAULT_STALE_LEASE_MS, DEFAULT_WAIT_MS, type FileStoreOptions, type ResolvedOptions } from "./options.js";
+import { resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
+import { type ReadContext, readAll, readFromSeq, tailRecords } from "./read-ops.js";
+import { resumeSession } from "./resume.js";
+import { createLog, makeSessionDir, syncNewDirectory } from "./session-files.js";
+import { checkCreateOptions, checkName, checkSeconds } from "./validate-args.js";
+import { verifySession } from "./verify.js";
+
+/** The filesystem SessionStore: `<home>/sessions/<ULID>/session.jsonl` + `metadata.json`. */
+export class FileSessionStore implements SessionStore {
+	readonly home: string;
+	private readonly options: ResolvedOptions;
+	private readonly deferred = new DeferredSessions();
+
+	constructor(options: FileStoreOptions = {}) {
+		const durability = options.durability ?? "write";
+		if (durability !== "write" && durability !== "fsync") {
+			throw invalidArgument(`durability must be "write" or "fsync", got ${JSON.stringify(durability)}`);
+		}
+		this.home = resolveHome(options.home);
+		this.options = {
+			home: this.home,
+			durability,
+			staleLeaseMs: options.staleLeaseMs ?? DEFAULT_STALE_LEASE_MS,
+			waitMs: options.waitMs ?? DEFAULT_WAIT_MS,
+			metadataFlushMs: options.metadataFlushMs ?? 100,
+			backwardChunkBytes: options.backwardChunkBytes ?? DEFAULT_BACKWARD_CHUNK,
+			forwardChunkBytes: options.forwardChunkBytes ?? DEFAULT_FORWARD_CHUNK,
+			now: options.now ?? (() => new Date()),
+		};
+	}
+
+	/** The directory and files of a session (validates the id; nothing else becomes a path). */
+	pathsOf(id: string): SessionPaths {
+		return sessionPaths(this.home, id);
+	}
+
+	async create(options: CreateSessionOptions = {}): Promise<SessionMetadata> {
+		checkCreateOptions(options);
+		const now = this.options.now();
+		if (options.deferred) {
+			const metadata = newMetadata(newSessionId(), options, now);
+			this.deferred.add(metadata);
+			return cloneMetadata(metadata);
+		}
+		const paths = makeSessionDir(this.home);
+		const metadata = newMetadata(paths.id, options, now);
+		try {
+			closeSync(createLog(paths));
+			writeMetadataFile(paths.metadata, metadata, this.options.durability === "fsync");
+			syncNewDirectory(paths, this.home, this.options.durability);
+		} catch (error) {
+			rmSync(paths.dir, { recursive: true, force: true });
+			throw storageFailure(`could not create session ${paths.id} in ${paths.dir}`, error);
+		}
+		return cloneMetadata(metadata);
+	}
+
+	async open(id: string, options: OpenOptions = {}): Promise<OpenedSession> {
+		const paths = this.pathsOf(id);
+		const pending = this.deferred.get(id);
+		if (pending) return openInMemory(pending.metadata, pending.records, options);
+		return withLogView(paths, this.options, (view) =>
+			resumeSession(view, options, { chunkBytes: this.options.backwardChunkBytes, where: this.where(id) }),
+		);
+	}
+
+	async append(id: string, records: readonly RecordInput[], options: AppendOptions = {}): Promise<AppendResult> {
+		const paths = this.pathsOf(id);
+		if (this.deferred.has(id)) {
+			const release = await acquireMutex(paths.dir, options.waitMs ?? this.options.waitMs, options.signal);
+			try {
+				if (this.deferred.has(id)) return this.deferred.append(paths, records, this.options);
+			} finally {
+				release();
+			}
+		}
+		return withLease(paths, this.options, options, (writer) => writer.append(records));
+	}
+
+	read(id: string, options: ReadOptions = {}): AsyncIterable<StoredRecord> {
+		const paths = this.pathsOf(id);
+		return this.streamed(paths, options, (view, context) => readAll(view, options, context));
+	}
+
+	readFrom(id: string, fromSeq: number, options: ReadOptions = {}): AsyncIterable<StoredRecord> {
+		const paths = this.pathsOf(id);
+		if (!Number.isInteger(fromSeq)) throw invalidArgument(`readFrom needs a whole seq, got ${fromSeq}`);
+		return this.streamed(paths, options, (view, context) => readFromSeq(view, fromSeq, options, context), fromSeq);
+	}
+
+	async tail(id: string, n: number, options: ReadOptions = {}): Promise<StoredRecord[]> {
+		const paths = this.pathsOf(id);
+		if (!Number.isInteger(n) || n < 0) throw invalidArgument(`tail needs a whole number of records >= 0, got ${n}`);
+		const pending = this.deferred.get(id);
+		if (pending) return n === 0 ? [] : pending.records.slice(-n);
+		return withLogView(paths, this.options, (view) => tailRecords(view, n, options, this.readContext(id)));
+	}
+
+	async list(options: ListOptions = {}): Promise<ListPage> {
+		const all = await readAllMetadata(this.home, async (id) => {
+			const paths = this.pathsOf(id);
+			if (!holdsSession(paths.dir)) return undefined;
+			try {
+				return await withLogView(paths, this.options, async (view) => view.state.metadata);
+			} catch {
+				return undefined;
+			}
+		});
+		return pageOf(all, options);
+	}
+
+	async metadata(id: string): Promise<SessionMetadata> {
+		const paths = this.pathsOf(id);
+		const pending = this.deferred.get(id);
+		if (pending) return pending.metadata;
+		return withLogView(paths, this.options, async (view) => cloneMetadata(view.state.metadata));
+	}
+
+	async lease(id: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<SessionLease> {
+		const paths = await this.materialized(id);
+		return acquireLease(paths, this.options, options);
+	}
+
+	async fork(id: string, options: ForkOptions = {}): Promise<SessionMetadata> {
+		const paths = await this.materialized(id);
+		if (options.name !== undefined) checkName(options.name);
+		return withLogView(paths, this.options, (view) => forkSession(view, options, this.options, this.where(id)));
+	}
+
+	async branch(id: string, atSeq: number): Promise<SessionMetadata> {
+		const paths = await this.materialized(id);
+		return withLease(paths, this.options, {}, (writer) =>
+			writer.updateMetadata((metadata) => {
+				if (!Number.isInteger(atSeq) || atSeq < 1 || atSeq > metadata.lastSeq) {
+					throw invalidArgument(
+						`cannot branch session ${id} at seq ${atSeq}: it holds seqs 1..${metadata.lastSeq}; pick one of those`,
+					);
+				}
+				if (atSeq === metadata.lastSeq) delete metadata.leafSeq;
+				else metadata.leafSeq = atSeq;
+			}),
+		);
+	}
+
+	async rename(id: string, name: string): Promise<SessionMetadata> {
+		checkName(name);
+		return (await this.appendOne(id, { recordType: "session_info", name })).metadata;
+	}
+
+	async label(id: string, targetSeq: number, label: string): Promise<SessionMetadata> {
+		if (typeof label !== "string") throw invalidArgument(`a label must be a string, got ${typeof label}`);
+		const paths = await this.materialized(id);
+		const result = await withLease(paths, this.options, {}, async (writer) => {
+			const lastSeq = writer.current.lastSeq;
+			if (!Number.isInteger(targetSeq) || targetSeq < 1 || targetSeq > lastSeq) {
+				throw invalidArgument(`cannot label seq ${targetSeq} of session ${id}: it holds seqs 1..${lastSeq}`);
+			}
+			return writer.append([{ recordType: "label", targetSeq, label }]);
+		});
+		return result.metadata;
+	}
+
+	async archive(id: string): Promise<SessionMetadata> {
+		const at = this.options.now().toISOString();
+		return this.changeMetadata(id, (metadata) => {
+			metadata.archivedAt ??= at;
+		});
+	}
+
+	async unarchive(id: string): Promise<SessionMetadata> {
+		return this.changeMetadata(id, (metadata) => {
+			delete metadata.archivedAt;
+		});
+	}
+
+	async addUptime(id: string, seconds: number): Promise<SessionMetadata> {
+		checkSeconds(seconds);
+		return this.changeMetadata(id, (metadata) => {
+			metadata.uptimeSeconds = (metadata.uptimeSeconds ?? 0) + seconds;
+		});
+	}
+
+	/** Deletes the session under its lease: the directory is renamed away first, so readers see it whole or not at all. */
+	async delete(id: string): Promise<void> {
+		const paths = this.pathsOf(id);
+		if (this.deferred.delete(id)) return;
+		const trash = join(sessionsRoot(this.home), `.deleted-${id}-${process.pid}-${Date.now()}`);
+		const lease = await acquireLease(paths, this.options, {});
+		try {
+			await lease.run(async () => {
+				try {
+					renameSync(paths.dir, trash);
+				} catch (error) {
+					throw storageFailure(`could not delete session ${id} (${paths.dir})`, error);
+				}
+			});
+		} finally {
+			await lease.release();
+		}
+		rmSync(trash, { recursive: true, force: true });
+	}
+
+	async findByIdentity(identityKey: string): Promise<SessionMetadata | undefined> {
+		if (typeof identityKey !== "string" || identityKey.length === 0) {
+			throw invalidArgument("findByIdentity needs a non-empty identity key");
+		}
+		return (await this.list({ identityKey, limit: 1 })).sessions[0];
+	}
+
+	async verify(id?: string): Promise<VerifyReport[]> {
+		if (id !== undefined) return [await this.verifyOne(id)];
+		const reports: VerifyReport[] = [];
+		for (const sessionId of this.sessionIdsOnDisk()) {
+			if (!holdsSession(this.pathsOf(sessionId).dir)) continue;
+			reports.push(await this.verifyOne(sessionId));
+		}
+		return reports;
+	}
+
+	/** Rebuilds metadata.json from the log under the lease; the log itself is never touched. */
+	async repair(id: string): Promise<VerifyReport> {
+		const paths = await this.materialized(id);
+		return withLockOnly(paths, this.options, {}, async () => {
+			const { report, rebuilt } = await verifySession(paths, this.home, this.options.forwardChunkBytes);
+			writeMetadataFile(paths.metadata, rebuilt, this.options.durability === "fsync");
+			return { ...report, repaired: true };
+		});
+	}
+
+	private async verifyOne(id: string): Promise<VerifyReport> {
+		const paths = this.pathsOf(id);
+		const pending = this.deferred.get(id);
+		if (pending) return { sessionId: id, ok: true, problems: [], records: pending.records.length, bytes: 0 };
+		return (await verifySession(paths, this.home, this.options.forwardChunkBytes)).report;
+	}
+
+	private sessionIdsOnDisk(): string[] {
+		try {
+			return readdirSync(sessionsRoot(this.home))
+				.filter((name) => /^[0-9A-HJKMNP-TV-Z]{26}$/.test(name))
+				.sort();
+		} catch {
+			return [];
+		}
+	}
+
+	private async appendOne(id: string, record: RecordInput): Promise<AppendResult> {
+		const paths = await this.materialized(id);
+		return withLease(paths, this.options, {}, (writer) => writer.append([record]));
+	}
+
+	private async changeMetadata(id: string, change: (metadata: SessionMetadata) => void): Promise<SessionMetadata> {
+		const paths = await this.materialized(id);
+		return withLease(paths, this.options, {}, (writer) => writer.updateMetadata(change));
+	}
+
+	/** The session's paths, after writing it out if it was deferred (every operation but append and reads needs files). */
+	private async materialized(id: string): Promise<SessionPaths> {
+		const paths = this.pathsOf(id);
+		if (!this.deferred.has(id)) return paths;
+		const release = await acquireMutex(paths.dir, this.options.waitMs);
+		try {
+			this.deferred.flush(paths, this.options);
+		} finally {
+			release();
+		}
+		return paths;
+	}
+
+	private streamed(
+		paths: SessionPaths,
+		options: ReadOptions,
+		read: (view: Awaited<ReturnType<typeof openLogView>>, context: ReadContext) => AsyncIterable<StoredRecord>,
+		fromSeq = 1,
+	): AsyncIterable<StoredRecord> {
+		const pending = this.deferred.get(paths.id);
+		if (pending) return iterate(pending.records.filter((record) => record.seq >= fromSeq));
+		const context = this.readContext(paths.id);
+		const storeOptions = this.options;
+		return (async function* () {
+			const view = await openLogView(paths, storeOptions);
+			try {
+				options.signal?.throwIfAborted();
+				yield* read(view, context);
+			} finally {
+				closeLogView(view);
+			}
+		})();
+	}
+
+	private readContext(id: string): ReadContext {
+		return {
+			where: this.where(id),
+			forwardChunkBytes: this.options.forwardChunkBytes,
+			backwardChunkBytes: this.options.backwardChunkBytes,
+		};
+	}
+
+	private where(id: string): string {
+		return `${PREFIX} session ${id} (${this.pathsOf(id).log})`;
+	}
+}
+
+/** The filesystem store; see FileStoreOptions. */
+export function createFileStore(options: FileStoreOptions = {}): FileSessionStore {
+	return new FileSessionStore(options);
+}

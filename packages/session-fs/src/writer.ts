@@ -1,0 +1,164 @@
+import { closeSync, fstatSync, ftruncateSync, openSync } from "node:fs";
+import { type AppendResult, type RecordInput, recordLine, type SessionMetadata } from "@agent/session-format";
+import { prepareBatch } from "./batch.js";
+import { errnoCode, leaseLost, notFound, storageFailure } from "./errors.js";
+import type { HeldLock } from "./file-lock.js";
+import { loadLogState } from "./log-state.js";
+import { applyRecord, cloneMetadata } from "./metadata-derive.js";
+import { writeMetadataFile } from "./metadata-file.js";
+import type { ResolvedOptions } from "./options.js";
+import type { SessionPaths } from "./paths.js";
+import { appendAll, copyRange, datasync } from "./write-bytes.js";
+
+/**
+ * Everything that writes one session's log, used only while its lease is held. It knows the
+ * log's length and last seq from a fresh look taken under the lease, and checks the file's size
+ * again before every append, so seqs never come from a stale cache.
+ */
+export class SessionWriter {
+	private metadata: SessionMetadata;
+	private logBytes: number;
+	private dirty: boolean;
+
+	private constructor(
+		private readonly fd: number,
+		private readonly paths: SessionPaths,
+		private readonly lock: HeldLock,
+		private readonly options: ResolvedOptions,
+		state: { metadata: SessionMetadata; logBytes: number; dirty: boolean },
+	) {
+		this.metadata = state.metadata;
+		this.logBytes = state.logBytes;
+		this.dirty = state.dirty;
+	}
+
+	/** Opens the log for appending and brings its metadata up to date; cuts off a torn tail. */
+	static async open(paths: SessionPaths, lock: HeldLock, options: ResolvedOptions): Promise<SessionWriter> {
+		let fd: number;
+		try {
+			fd = openSync(paths.log, "a+");
+		} catch (error) {
+			if (errnoCode(error) === "ENOENT") throw notFound(paths.id, options.home);
+			throw storageFailure(`could not open ${paths.log} for appending`, error);
+		}
+		try {
+			const writer = new SessionWriter(fd, paths, lock, options, {
+				metadata: undefined as never,
+				logBytes: 0,
+				dirty: false,
+			});
+			await writer.refresh();
+			return writer;
+		} catch (error) {
+			closeSync(fd);
+			throw error;
+		}
+	}
+
+	get current(): SessionMetadata {
+		return this.metadata;
+	}
+
+	/**
+	 * A fresh look at the log. A torn tail — bytes after the last LF, left by a write that never
+	 * finished and so was never acknowledged — is copied to torn-tails.bin and cut off, so the
+	 * next record starts on a line of its own and is never glued to it.
+	 */
+	private async refresh(): Promise<void> {
+		const state = await loadLogState(this.fd, this.paths, {
+			checkLastSeq: true,
+			chunkBytes: this.options.forwardChunkBytes,
+		});
+		if (state.completeBytes < state.size) {
+			try {
+				copyRange(this.fd, state.completeBytes, state.size, this.paths.tornTails);
+				ftruncateSync(this.fd, state.completeBytes);
+				if (this.options.durability === "fsync") await datasync(this.fd);
+			} catch (error) {
+				throw storageFailure(
+					`session ${this.paths.id} ends with a torn line that could not be cut off (${(error as Error).message}); run \`agent-sessions verify ${this.paths.id}\``,
+					error,
+				);
+			}
+		}
+		this.metadata = state.metadata;
+		this.logBytes = state.completeBytes;
+		this.dirty = this.dirty || state.refresh !== "fresh";
+	}
+
+	/** Validates the whole batch, assigns seqs, writes it in one write, and only then updates metadata. */
+	async append(inputs: readonly RecordInput[]): Promise<AppendResult> {
+		if (this.lock.isCompromised()) throw leaseLost(this.paths.id);
+		if (fstatSync(this.fd).size !== this.logBytes) await this.refresh();
+		const records = prepareBatch(this.metadata, inputs, this.options.now().toISOString());
+		if (records.length === 0) return { records, metadata: cloneMetadata(this.metadata) };
+		const bytes = Buffer.from(records.map(recordLine).join(""));
+		const what = `${records.length} record${records.length === 1 ? "" : "s"} to session ${this.paths.id}`;
+		appendAll(this.fd, bytes, this.logBytes, what);
+		if (this.options.durability === "fsync") {
+			try {
+				await datasync(this.fd);
+			} catch (error) {
+				try {
+					ftruncateSync(this.fd, this.logBytes);
+				} catch {
+					// Left in place unacknowledged; the caller is told it failed.
+				}
+				throw storageFailure(`could not flush ${what} to disk; it is not acknowledged, retry it`, error);
+			}
+		}
+		this.logBytes += bytes.length;
+		for (const record of records) applyRecord(this.metadata, record);
+		delete this.metadata.leafSeq;
+		this.metadata.logBytes = this.logBytes;
+		this.dirty = true;
+		return { records, metadata: cloneMetadata(this.metadata) };
+	}
+
+	/** Changes metadata-only facts (archive, uptime, a moved leaf) and writes them at once. */
+	async updateMetadata(change: (metadata: SessionMetadata) => void): Promise<SessionMetadata> {
+		if (this.lock.isCompromised()) throw leaseLost(this.paths.id);
+		if (fstatSync(this.fd).size !== this.logBytes) await this.refresh();
+		const next = cloneMetadata(this.metadata);
+		change(next);
+		this.writeMetadata(next);
+		this.metadata = next;
+		this.dirty = false;
+		return cloneMetadata(next);
+	}
+
+	get needsFlush(): boolean {
+		return this.dirty;
+	}
+
+	/**
+	 * Writes metadata.json if it lags. A failure here never fails an append that already reached
+	 * the log: the cache stays stale, is detected by its logBytes, and is caught up by the next reader.
+	 */
+	flushQuietly(): boolean {
+		if (!this.dirty) return true;
+		try {
+			this.writeMetadata(this.metadata);
+			this.dirty = false;
+			return true;
+		} catch {
+			return false;
+		}
+	}
+
+	private writeMetadata(metadata: SessionMetadata): void {
+		try {
+			writeMetadataFile(this.paths.metadata, metadata, this.options.durability === "fsync");
+		} catch (error) {
+			throw storageFailure(`could not write ${this.paths.metadata} (${(error as Error).message})`, error);
+		}
+	}
+
+	close(): void {
+		try {
+			closeSync(this.fd);
+		} catch {
+			// closed already
+		}
+	}
+}
