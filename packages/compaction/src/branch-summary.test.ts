@@ -1,4 +1,10 @@
-import { branchSummaryText, buildContextFromPath, SessionTree, type StoredRecord } from "@agent/session-format";
+import {
+	branchSummaryText,
+	buildContextFromPath,
+	SessionTree,
+	type StoredRecord,
+	validateRecordInput,
+} from "@agent/session-format";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { abandonedBranch, prepareBranchSummary, summarizeBranch } from "./branch-summary.js";
@@ -52,6 +58,7 @@ describe("branch summaries", () => {
 		const { model, prompts } = summarizer(() => BRANCH_ANSWER);
 		const plan = prepareBranchSummary(left);
 		const record = await summarizeBranch(left, { model });
+		if (!record) throw new Error("expected a branch_summary record");
 		expect(record).toEqual({
 			recordType: "branch_summary",
 			fromSeq: oldLeaf.seq,
@@ -60,6 +67,7 @@ describe("branch summaries", () => {
 			modifiedFiles: ["src/index.ts"],
 		});
 		expect(prompts).toEqual([{ system: SUMMARIZATION_SYSTEM_PROMPT, user: plan?.userPrompt }]);
+		expect(() => validateRecordInput(record, { seq: 99, timestamp: "2025-02-11T10:00:00.000Z" })).not.toThrow();
 		expect(plan?.userPrompt.endsWith(BRANCH_SUMMARY_PROMPT)).toBe(true);
 		expect(plan?.userPrompt).toContain("[User]: try a cache");
 
@@ -69,9 +77,7 @@ describe("branch summaries", () => {
 			{ ...record, seq: 99, schemaVersion: 1, timestamp: "t" } as StoredRecord,
 		];
 		const context = buildContextFromPath(path);
-		expect(context.messages.at(-1)?.content).toEqual([
-			{ type: "text", text: branchSummaryText(record?.summary ?? "") },
-		]);
+		expect(context.messages.at(-1)?.content).toEqual([{ type: "text", text: branchSummaryText(record.summary) }]);
 	});
 
 	it("is undefined for a branch without messages, and fails like compact on an empty answer", async () => {

@@ -5,6 +5,7 @@ import {
 	compactionSummaryText,
 	DEFAULT_COMPACTION_SETTINGS,
 	isAgentSessionError,
+	validateRecordInput,
 } from "@agent/session-format";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
@@ -70,6 +71,7 @@ describe("compact", () => {
 			trigger: "threshold",
 		});
 		expect(missingSummarySections(record.summary)).toEqual([]);
+		expect(() => validateRecordInput(record, { seq: 99, timestamp: "2025-02-11T10:00:00.000Z" })).not.toThrow();
 		expect(record.summary).toBe(
 			`${validSummary("one")}\n\n<read-files>\nsrc/a.ts\n</read-files>\n\n<modified-files>\nsrc/b.ts\n</modified-files>`,
 		);
