@@ -1,7 +1,13 @@
-export { type PiExportOptions, piEntryId, piExportLines } from "./export/pi-export.js";
+export { CONVERTERS, convertSession } from "./convert.js";
+export { detectFormat } from "./detect-format.js";
+export { OPAQUE_CUSTOM_TYPE, type PiExportOptions, piEntryId, piExportLines } from "./export/pi-export.js";
 export { type ExportInfo, type RecordSource, recordsFrom } from "./export/record-source.js";
+export { convertClaude } from "./formats/claude-import.js";
+export { convertCodex } from "./formats/codex-import.js";
+export { convertFern } from "./formats/fern-import.js";
 export { convertPi, PI_HEADER_TYPE } from "./formats/pi-import.js";
 export { bashExecutionText, PI_BASH_TYPE } from "./formats/pi-messages.js";
+export { convertRfc0064 } from "./formats/rfc0064-import.js";
 export { LEAF_MARKER_TYPE } from "./record-list.js";
 export {
 	type ConvertedSession,

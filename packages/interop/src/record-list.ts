@@ -1,5 +1,6 @@
-import type { RecordInput } from "@agent/session-format";
+import { isIsoTimestamp, type RecordInput } from "@agent/session-format";
 import { PREFIX } from "./errors.js";
+import type { Warnings } from "./warnings.js";
 
 /** The customType of the record that keeps a source's active leaf when it is not the last record. */
 export const LEAF_MARKER_TYPE = "interop:leaf";
@@ -10,6 +11,10 @@ export const LEAF_MARKER_TYPE = "interop:leaf";
  */
 export class RecordList {
 	readonly records: RecordInput[] = [];
+	private lastTimestamp: string | undefined;
+
+	/** `warnings` hears of timestamps that had to be repaired. */
+	constructor(private readonly warnings?: Warnings) {}
 
 	/** The seq the next record will get. */
 	get nextSeq(): number {
@@ -23,12 +28,14 @@ export class RecordList {
 
 	/**
 	 * Adds a record and returns its seq. `parent` is the seq of its parent: undefined means the
-	 * previous record (the linear default), null a new root.
+	 * previous record (the linear default), null a new root. A timestamp that is not ISO 8601
+	 * with a zone is normalised when it is a date at all, else the previous record's is used.
 	 */
-	add(record: RecordInput, parent?: number | null): number {
+	add(record: RecordInput, parent?: number | null, line?: number): number {
 		const seq = this.nextSeq;
 		const out = { ...record } as RecordInput;
 		delete out.parentSeq;
+		this.settleTimestamp(out, line);
 		if (parent === null) {
 			out.parentSeq = null;
 		} else if (parent !== undefined && parent !== seq - 1) {
@@ -48,6 +55,18 @@ export class RecordList {
 		return this.add(record, parent);
 	}
 
+	/** Whether `ancestor` is on the path from the root to `seq` (a record is its own ancestor). */
+	isAncestor(ancestor: number, seq: number): boolean {
+		let current: number | null = seq;
+		while (current !== null && current >= ancestor) {
+			if (current === ancestor) return true;
+			const record = this.get(current);
+			if (!record) return false;
+			current = record.parentSeq === undefined ? (current > 1 ? current - 1 : null) : record.parentSeq;
+		}
+		return false;
+	}
+
 	get(seq: number): RecordInput | undefined {
 		return this.records[seq - 1];
 	}
@@ -65,6 +84,27 @@ export class RecordList {
 			leafSeq,
 			timestamp,
 		);
+	}
+
+	private settleTimestamp(record: RecordInput, line: number | undefined): void {
+		const given = record.timestamp;
+		if (given === undefined) {
+			if (this.lastTimestamp !== undefined) record.timestamp = this.lastTimestamp;
+			return;
+		}
+		if (isIsoTimestamp(given)) {
+			this.lastTimestamp = given;
+			return;
+		}
+		const time = Date.parse(given);
+		if (!Number.isNaN(time)) {
+			record.timestamp = new Date(time).toISOString();
+			this.lastTimestamp = record.timestamp;
+			return;
+		}
+		this.warnings?.add("a timestamp that is not a date; the previous record's time is used", line);
+		if (this.lastTimestamp === undefined) delete record.timestamp;
+		else record.timestamp = this.lastTimestamp;
 	}
 
 	/** Whether walking up from `seq` reaches `ancestor` passing only custom records (which add nothing to a context). */

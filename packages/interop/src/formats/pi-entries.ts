@@ -25,7 +25,7 @@ export function mapPiEntry(entry: Record<string, unknown>, parent: number, line:
 	const timestamp = stringField(entry, "timestamp");
 	const keep = (reason: string, customType = `${PI_PREFIX}${String(entry.type)}`): number => {
 		if (reason) warnings.add(`${reason}; kept as a custom record (${customType}), not sent to the LLM`, line);
-		return list.add(stamp({ recordType: "custom", customType, data: entry }, timestamp), parent);
+		return list.add(stamp({ recordType: "custom", customType, data: entry }, timestamp), parent, line);
 	};
 	switch (entry.type) {
 		case "message": {
@@ -37,24 +37,24 @@ export function mapPiEntry(entry: Record<string, unknown>, parent: number, line:
 			if (mapped.droppedFields) {
 				warnings.add(`message fields without an equivalent were not kept: ${mapped.droppedFields.join(", ")}`, line);
 			}
-			return list.add(stamp(mapped.record, timestamp), parent);
+			return list.add(stamp(mapped.record, timestamp), parent, line);
 		}
 		case "model_change": {
 			const provider = stringField(entry, "provider");
 			const modelId = stringField(entry, "modelId");
 			if (!provider || !modelId) return keep("a model_change without provider and modelId");
-			return list.add(stamp({ recordType: "model_change", provider, modelId }, timestamp), parent);
+			return list.add(stamp({ recordType: "model_change", provider, modelId }, timestamp), parent, line);
 		}
 		case "thinking_level_change": {
 			const thinkingLevel = stringField(entry, "thinkingLevel");
 			if (!thinkingLevel) return keep("a thinking_level_change without a thinkingLevel");
-			return list.add(stamp({ recordType: "thinking_level_change", thinkingLevel }, timestamp), parent);
+			return list.add(stamp({ recordType: "thinking_level_change", thinkingLevel }, timestamp), parent, line);
 		}
 		case "session_info": {
 			const record: RecordInput = { recordType: "session_info" };
 			const name = stringField(entry, "name");
 			if (name !== undefined) record.name = name;
-			return list.add(stamp(record, timestamp), parent);
+			return list.add(stamp(record, timestamp), parent, line);
 		}
 		case "label": {
 			const targetId = stringField(entry, "targetId");
@@ -63,7 +63,7 @@ export function mapPiEntry(entry: Record<string, unknown>, parent: number, line:
 			const record: RecordInput = { recordType: "label", targetSeq };
 			const label = stringField(entry, "label");
 			if (label !== undefined) record.label = label;
-			return list.add(stamp(record, timestamp), parent);
+			return list.add(stamp(record, timestamp), parent, line);
 		}
 		case "custom": {
 			const customType = stringField(entry, "customType");
@@ -81,7 +81,7 @@ export function mapPiEntry(entry: Record<string, unknown>, parent: number, line:
 				display: entry.display !== false,
 			};
 			if (entry.details !== undefined) record.details = entry.details;
-			return list.add(stamp(record, timestamp), parent);
+			return list.add(stamp(record, timestamp), parent, line);
 		}
 		case "compaction":
 			return mapCompaction(entry, parent, line, ctx, keep);
@@ -109,7 +109,10 @@ function mapCompaction(
 	else if (firstKeptIndex !== undefined && ctx.seqAtIndex) firstKeptSeq = ctx.seqAtIndex(firstKeptIndex);
 	if (firstKeptSeq === undefined) {
 		// pi keeps nothing from before a compaction whose first kept entry it cannot find; so do we.
-		ctx.warnings.add("a compaction's first kept entry is not in the file; nothing before it is kept", line);
+		ctx.warnings.add("a compaction's first kept entry is not in the file; nothing before it is kept, as in pi", line);
+		firstKeptSeq = seq;
+	} else if (!ctx.list.isAncestor(firstKeptSeq, parent)) {
+		ctx.warnings.add("a compaction's first kept entry is not on its path; nothing before it is kept, as in pi", line);
 		firstKeptSeq = seq;
 	}
 	const details = isObject(entry.details) ? entry.details : {};
@@ -121,7 +124,7 @@ function mapCompaction(
 		readFiles: stringArray(details.readFiles),
 		modifiedFiles: stringArray(details.modifiedFiles),
 	};
-	const compactionSeq = ctx.list.add(stamp(record, stringField(entry, "timestamp")), parent);
+	const compactionSeq = ctx.list.add(stamp(record, stringField(entry, "timestamp")), parent, line);
 	keepExtras(entry, details, COMPACTION_DETAIL_KEYS, compactionSeq, line, ctx);
 	return compactionSeq;
 }
@@ -147,7 +150,7 @@ function mapBranchSummary(
 	const record: RecordInput = { recordType: "branch_summary", summary, fromSeq };
 	if (Array.isArray(details.readFiles)) record.readFiles = stringArray(details.readFiles);
 	if (Array.isArray(details.modifiedFiles)) record.modifiedFiles = stringArray(details.modifiedFiles);
-	const seq = ctx.list.add(stamp(record, stringField(entry, "timestamp")), parent);
+	const seq = ctx.list.add(stamp(record, stringField(entry, "timestamp")), parent, line);
 	keepExtras(entry, details, COMPACTION_DETAIL_KEYS, seq, line, ctx);
 	return seq;
 }

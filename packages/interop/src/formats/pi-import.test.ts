@@ -5,6 +5,8 @@ import { buildSessionContext, SessionManager } from "@mariozechner/pi-coding-age
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { firstTexts, normaliseOurs, normalisePi, ourContext, storedRecords } from "../testing/test-context.js";
 import {
+	assistant,
+	user,
 	v1Lines,
 	v2Lines,
 	writeBranchedPiSession,
@@ -119,6 +121,20 @@ describe("convertPi: the context we build equals pi's buildSessionContext", () =
 		const first = compactions[0] as { firstKeptSeq: number };
 		const kept = converted.records[first.firstKeptSeq - 1] as { content: Array<{ text: string }> };
 		expect(kept.content[0]?.text).toBe("Step two: read the file.");
+	});
+
+	it("a compaction whose first kept entry is on another branch keeps nothing before it, as in pi", () => {
+		const sm = SessionManager.create("/w", dir);
+		const root = sm.appendMessage(user("root"));
+		sm.appendMessage(assistant([{ type: "text", text: "answer" }]));
+		const elsewhere = sm.appendMessage(user("on branch A"));
+		sm.branch(root);
+		sm.appendMessage(assistant([{ type: "text", text: "branch B" }]));
+		sm.appendCompaction("summary of B", elsewhere, 10);
+		sm.appendMessage(user("after"));
+		const converted = expectSameContext(sm.getSessionFile() as string);
+		expect(converted.warnings.join("\n")).toMatch(/not on its path/);
+		expect(firstTexts(normaliseOurs(ourContext(converted.records)))).toEqual(["summary of B", "after"]);
 	});
 
 	it("v1 file (no ids, firstKeptEntryIndex): same context as pi after its own migration", () => {

@@ -31,7 +31,7 @@ export function convertPi(lines: readonly string[], options: ConvertOptions = {}
 		);
 	}
 	const version = typeof header.version === "number" ? header.version : 1;
-	const list = new RecordList();
+	const list = new RecordList(warnings);
 	const timestamp = stringField(header, "timestamp");
 	const headerSeq = list.custom(PI_HEADER_TYPE, header, null, timestamp);
 

@@ -1,0 +1,254 @@
+import type { ContentBlock, RecordInput, Usage } from "@agent/session-format";
+import { imageFromDataUrl, parseToolArguments, text } from "../content.js";
+import { isObject, numberField, stringField } from "../json-lines.js";
+import type { RecordList } from "../record-list.js";
+import type { Warnings } from "../warnings.js";
+
+/** Where a Codex response item is being read: the file line and its time. */
+export interface ItemSource {
+	line: number;
+	timestamp: string | undefined;
+}
+
+/**
+ * Turns Codex response items into records. The items of one model response (reasoning,
+ * output text, function calls) arrive as separate lines: consecutive ones are gathered into
+ * one assistant message, flushed when a user message or a tool output arrives.
+ */
+export class CodexItemReader {
+	private pending: { content: ContentBlock[]; source: ItemSource; usage?: Usage } | undefined;
+	private readonly toolNames = new Map<string, string>();
+	private lastAssistant: RecordInput | undefined;
+	provider = "openai";
+	model: string | undefined;
+
+	constructor(
+		private readonly list: RecordList,
+		private readonly warnings: Warnings,
+	) {}
+
+	/** Reads one response item; `skipText` is a user text to leave out (a summary our compaction carries). */
+	read(item: Record<string, unknown>, source: ItemSource, skipText?: string): void {
+		switch (item.type) {
+			case "message":
+				this.message(item, source, skipText);
+				return;
+			case "reasoning":
+				this.reasoning(item, source);
+				return;
+			case "function_call": {
+				const callId = stringField(item, "call_id");
+				const name = stringField(item, "name");
+				if (!callId || !name) {
+					this.keep(item, source, "a function_call without call_id or name");
+					return;
+				}
+				const { args, parsed } = parseToolArguments(item.arguments);
+				if (!parsed)
+					this.warnings.add("function_call arguments that are not a JSON object; kept under `input`", source.line);
+				this.toolCall(callId, name, args, source);
+				return;
+			}
+			case "custom_tool_call": {
+				const callId = stringField(item, "call_id");
+				const name = stringField(item, "name");
+				if (!callId || !name) {
+					this.keep(item, source, "a custom_tool_call without call_id or name");
+					return;
+				}
+				this.toolCall(callId, name, { input: item.input }, source);
+				return;
+			}
+			case "local_shell_call": {
+				const callId = stringField(item, "call_id") ?? stringField(item, "id");
+				if (!callId) {
+					this.keep(item, source, "a local_shell_call without call_id");
+					return;
+				}
+				this.toolCall(callId, "local_shell", isObject(item.action) ? item.action : {}, source);
+				return;
+			}
+			case "function_call_output":
+			case "custom_tool_call_output":
+				this.toolOutput(item, source);
+				return;
+			default:
+				this.keep(item, source, `a ${JSON.stringify(item.type)} response item, which has no equivalent`);
+				return;
+		}
+	}
+
+	/** Attaches a token_count's last usage to the assistant message being gathered, or the latest one without usage. */
+	usage(usage: Usage): void {
+		if (this.pending) {
+			this.pending.usage = usage;
+			return;
+		}
+		const target = this.lastAssistant;
+		if (target && target.recordType === "message" && target.usage === undefined) target.usage = usage;
+	}
+
+	/** Writes the assistant message being gathered, if any. */
+	flush(): void {
+		const pending = this.pending;
+		if (!pending) return;
+		this.pending = undefined;
+		const hasToolCall = pending.content.some((block) => block.type === "toolCall");
+		const record: RecordInput = {
+			recordType: "message",
+			role: "assistant",
+			content: pending.content,
+			api: "openai-responses",
+			provider: this.provider,
+			stopReason: hasToolCall ? "toolUse" : "stop",
+		};
+		if (this.model) record.model = this.model;
+		if (pending.usage) record.usage = pending.usage;
+		if (pending.source.timestamp) record.timestamp = pending.source.timestamp;
+		this.list.add(record, undefined, pending.source.line);
+		this.lastAssistant = this.list.get(this.list.lastSeq);
+	}
+
+	/** Keeps an item with no equivalent as a custom record (never sent to the LLM). */
+	keep(item: Record<string, unknown>, source: ItemSource, reason: string): void {
+		const customType = `codex:${String(item.type)}`;
+		this.warnings.add(`${reason}; kept as a custom record (${customType}), not sent to the LLM`, source.line);
+		this.list.custom(customType, item, undefined, source.timestamp);
+	}
+
+	private message(item: Record<string, unknown>, source: ItemSource, skipText?: string): void {
+		const role = stringField(item, "role");
+		const content = this.messageContent(item.content, source);
+		if (role === "assistant") {
+			this.gather(content, source);
+			return;
+		}
+		this.flush();
+		if (content.length === 0) return;
+		if (skipText !== undefined && content.some((block) => block.type === "text" && block.text.endsWith(skipText))) {
+			return;
+		}
+		if (role === "user") {
+			this.add({ recordType: "message", role: "user", content }, source);
+			return;
+		}
+		// developer and system messages reach the model too: sent as user-role custom messages.
+		this.warnings.add(
+			`${role ?? "role-less"} messages have no role of ours; sent to the LLM as custom messages (codex:${role})`,
+			source.line,
+		);
+		this.add(
+			{
+				recordType: "custom_message",
+				customType: `codex:${role ?? "message"}`,
+				content: content.filter((block) => block.type === "text" || block.type === "image"),
+				display: false,
+			},
+			source,
+		);
+	}
+
+	private messageContent(value: unknown, source: ItemSource): ContentBlock[] {
+		const out: ContentBlock[] = [];
+		for (const part of Array.isArray(value) ? value : []) {
+			if (!isObject(part)) continue;
+			const partText = stringField(part, "text");
+			if ((part.type === "input_text" || part.type === "output_text") && partText !== undefined) {
+				out.push(text(partText));
+			} else if (part.type === "input_image" && typeof part.image_url === "string") {
+				const image = imageFromDataUrl(part.image_url);
+				if (image) out.push(image);
+				else {
+					this.warnings.add("an image given by URL, not data; kept as its URL in text", source.line);
+					out.push(text(`[image: ${part.image_url}]`));
+				}
+			} else {
+				this.warnings.add(
+					`message content of type ${JSON.stringify(part.type)} has no equivalent; kept as text`,
+					source.line,
+				);
+				out.push(text(JSON.stringify(part)));
+			}
+		}
+		return out;
+	}
+
+	private reasoning(item: Record<string, unknown>, source: ItemSource): void {
+		const texts = (list: unknown) =>
+			(Array.isArray(list) ? list : []).flatMap((part) =>
+				isObject(part) && typeof part.text === "string" ? [part.text] : [],
+			);
+		const summary = texts(item.summary);
+		const thinking = (summary.length > 0 ? summary : texts(item.content)).join("\n\n");
+		const encrypted = stringField(item, "encrypted_content");
+		if (thinking === "" && !encrypted) return;
+		const block: ContentBlock = { type: "thinking", thinking };
+		if (encrypted) block.thinkingSignature = encrypted;
+		this.gather([block], source);
+	}
+
+	private toolCall(id: string, name: string, args: Record<string, unknown>, source: ItemSource): void {
+		this.toolNames.set(id, name);
+		this.gather([{ type: "toolCall", id, name, arguments: args }], source);
+	}
+
+	private toolOutput(item: Record<string, unknown>, source: ItemSource): void {
+		this.flush();
+		const callId = stringField(item, "call_id");
+		if (!callId) {
+			this.keep(item, source, "a tool output without call_id");
+			return;
+		}
+		const { content, isError } = outputContent(item.output);
+		const record: RecordInput = { recordType: "message", role: "toolResult", toolCallId: callId, content, isError };
+		const name = this.toolNames.get(callId);
+		if (name) record.toolName = name;
+		this.add(record, source);
+	}
+
+	private gather(content: ContentBlock[], source: ItemSource): void {
+		if (this.pending) this.pending.content.push(...content);
+		else this.pending = { content: [...content], source };
+	}
+
+	private add(record: RecordInput, source: ItemSource): void {
+		if (source.timestamp) record.timestamp = source.timestamp;
+		this.list.add(record, undefined, source.line);
+	}
+}
+
+/** A tool output: a string, an array of input_text/input_image items, or (older) {content, success}. */
+function outputContent(output: unknown): { content: ContentBlock[]; isError: boolean } {
+	if (typeof output === "string") return { content: [text(output)], isError: false };
+	if (Array.isArray(output)) {
+		const content: ContentBlock[] = [];
+		for (const part of output) {
+			if (!isObject(part)) continue;
+			if (typeof part.text === "string") content.push(text(part.text));
+			else if (typeof part.image_url === "string")
+				content.push(imageFromDataUrl(part.image_url) ?? text(`[image: ${part.image_url}]`));
+		}
+		return { content, isError: false };
+	}
+	if (isObject(output)) {
+		const inner = outputContent(output.content);
+		return { content: inner.content, isError: output.success === false };
+	}
+	return { content: [text(output === undefined ? "" : JSON.stringify(output))], isError: false };
+}
+
+/** Codex's token usage (input includes the cached part) as ours. */
+export function codexUsage(value: unknown): Usage | undefined {
+	if (!isObject(value)) return undefined;
+	const inputTokens = numberField(value, "input_tokens");
+	const outputTokens = numberField(value, "output_tokens");
+	if (inputTokens === undefined || outputTokens === undefined) return undefined;
+	const cached = numberField(value, "cached_input_tokens") ?? 0;
+	return {
+		input: Math.max(0, inputTokens - cached),
+		output: outputTokens,
+		cacheRead: cached,
+		cacheWrite: 0,
+		totalTokens: numberField(value, "total_tokens") ?? inputTokens + outputTokens,
+	};
+}
