@@ -41,6 +41,18 @@ describe("S7.3 loading a session reconstructs the full history and applies compa
 		]);
 	});
 
+	it("S7.3 a corrupt line in the middle of a linear log does not cut the history before it out of the context", () => {
+		const lines = linear.map(recordLine);
+		lines[3] = "{not json\n";
+		const { records, problems } = parseSessionLog(lines.join(""));
+		expect(problems.map((p) => [p.line, p.code])).toEqual([[4, "INVALID_JSON"]]);
+		expect(shape(buildContext(records))).toEqual([
+			`compaction_summary:5 user ${WRAPPER("summary of one and two")}`,
+			"message:3 user three",
+			"message:6 user six",
+		]);
+	});
+
 	it("S7.3 the history before the compaction stays in the tree and is the context of an earlier leaf", () => {
 		const tree = new SessionTree(linear);
 		expect(shape(buildContext(tree, { leafSeq: 4 }))).toEqual([

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parentSeqOf } from "./records.js";
+import { sessionTree } from "./test-arbitraries.js";
 import { assistant, label, user } from "./test-builders.js";
 import { BRANCHED } from "./test-fixtures.js";
 import { SessionTree, walkPath } from "./tree.js";
@@ -84,15 +86,43 @@ describe("SessionTree with several branches and compactions on different branche
 });
 
 describe("SessionTree with missing records", () => {
-	it("dangling parents: a record whose parent is not in the tree is reported, and its path stops there", () => {
+	it("dangling parents: a record whose parent is missing is reported, and bridged to the nearest earlier record", () => {
 		// seq 3 is missing (a corrupt line skipped): 4's implicit parent dangles; 6 names the missing 2 explicitly.
 		const tree = new SessionTree([user(1, "a"), user(4, "d"), assistant(5, "e"), user(6, "f", { parentSeq: 2 })]);
 		expect(tree.danglingRecords()).toEqual([
 			{ seq: 4, parentSeq: 3 },
 			{ seq: 6, parentSeq: 2 },
 		]);
-		expect(seqs(tree.path(5))).toEqual([4, 5]);
-		expect(walkPath((seq) => tree.get(seq), 5)).toEqual({ path: [tree.get(4), tree.get(5)], missingParent: 3 });
+		expect(seqs(tree.path(5))).toEqual([1, 4, 5]);
+		expect(seqs(tree.path(6))).toEqual([1, 6]);
+		expect(tree.parentOf(4)).toBe(1);
+		expect(tree.children(1)).toEqual([4, 6]);
+		expect(tree.leaves()).toEqual([5, 6]);
+		expect(tree.branchPoints()).toEqual([1]);
+	});
+
+	it("a record whose missing parent has nothing before it becomes a root", () => {
+		const tree = new SessionTree([user(2, "b"), user(3, "c")]);
+		expect(tree.roots()).toEqual([2]);
+		expect(seqs(tree.path())).toEqual([2, 3]);
+	});
+
+	it("walkPath stops at a missing parent, or bridges it like the tree when told the line was skipped", () => {
+		const records = new Map([1, 2, 4, 5].map((seq) => [seq, user(seq, `m${seq}`)]));
+		expect(walkPath((seq) => records.get(seq), 5)).toEqual({
+			path: [records.get(4), records.get(5)],
+			missingParent: 3,
+		});
+		const bridged = walkPath((seq) => records.get(seq), 5, { isSkipped: (seq) => seq === 3 });
+		expect(seqs(bridged.path)).toEqual([1, 2, 4, 5]);
+		expect(bridged.missingParent).toBeUndefined();
+		expect(seqs(new SessionTree(records.values()).path(5))).toEqual(seqs(bridged.path));
+	});
+
+	it("records given out of order are put in seq order", () => {
+		const tree = new SessionTree([user(3, "c"), user(1, "a"), user(2, "b")]);
+		expect(seqs(tree.path())).toEqual([1, 2, 3]);
+		expect(tree.danglingRecords()).toEqual([]);
 	});
 
 	it("walkPath over a partial lookup (a backward read) says which parent it lacks", () => {
@@ -117,5 +147,31 @@ describe("SessionTree with missing records", () => {
 		expect(tree.children(1)).toEqual([2]);
 		expect(tree.branchPoints()).toEqual([]);
 		expect(tree.size).toBe(2);
+	});
+});
+
+describe("SessionTree and walkPath agree when lines are skipped", () => {
+	it("the path of every leaf is the same from the tree of a full read and from a walk that is told which lines were skipped", () => {
+		fc.assert(
+			fc.property(
+				sessionTree.chain((records) =>
+					fc.record({
+						records: fc.constant(records),
+						skipped: fc.uniqueArray(fc.integer({ min: 1, max: records.length }), { maxLength: 5 }),
+					}),
+				),
+				({ records, skipped }) => {
+					const skippedSet = new Set(skipped);
+					const kept = records.filter((record) => !skippedSet.has(record.seq));
+					const tree = new SessionTree(kept);
+					for (const leaf of tree.leaves()) {
+						const walked = walkPath((seq) => tree.get(seq), leaf, { isSkipped: (seq) => skippedSet.has(seq) });
+						expect(seqs(walked.path)).toEqual(seqs(tree.path(leaf)));
+						expect(walked.missingParent).toBeUndefined();
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
 	});
 });
