@@ -1,1 +1,15 @@
-export {};
+export { runStoreConformance } from "./conformance.js";
+export {
+	assistant,
+	collect,
+	compaction,
+	custom,
+	expectCode,
+	type MakeStore,
+	readAllRecords,
+	type StoreHandle,
+	textOf,
+	toolResult,
+	user,
+} from "./fixtures.js";
+export { BAD_IDS } from "./ids.js";

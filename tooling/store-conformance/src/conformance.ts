@@ -1,0 +1,47 @@
+import type { SessionStore } from "@agent/session-format";
+import { afterEach, beforeEach, describe } from "vitest";
+import { describeAppend } from "./append.js";
+import { describeCreate } from "./create.js";
+import type { MakeStore, StoreHandle, SuiteContext } from "./fixtures.js";
+import { describeIds } from "./ids.js";
+import { describeLease } from "./lease.js";
+import { describeLifecycle } from "./lifecycle.js";
+import { describeList } from "./list.js";
+import { describeOpen } from "./open.js";
+import { describeRead } from "./read.js";
+import { describeTree } from "./tree.js";
+import { describeVerify } from "./verify.js";
+
+/**
+ * Declares the SessionStore conformance suite (vitest describe/it blocks) for one backend. Each
+ * test gets a fresh, empty store from `makeStore` and throws it away after. The suite uses only
+ * the SessionStore interface — no paths, no SQL — so every backend runs it unchanged.
+ */
+export function runStoreConformance(name: string, makeStore: MakeStore): void {
+	describe(`SessionStore conformance: ${name}`, () => {
+		let handle: StoreHandle | undefined;
+		const context: SuiteContext = {
+			get store(): SessionStore {
+				if (!handle) throw new Error("the conformance suite's store is used outside a test");
+				return handle.store;
+			},
+		};
+		beforeEach(async () => {
+			handle = await makeStore();
+		});
+		afterEach(async () => {
+			await handle?.cleanup();
+			handle = undefined;
+		});
+		describeIds(context);
+		describeCreate(context);
+		describeAppend(context);
+		describeRead(context);
+		describeOpen(context);
+		describeList(context);
+		describeTree(context);
+		describeLifecycle(context);
+		describeLease(context);
+		describeVerify(context);
+	});
+}
