@@ -8,6 +8,8 @@ export { convertFern } from "./formats/fern-import.js";
 export { convertPi, PI_HEADER_TYPE } from "./formats/pi-import.js";
 export { bashExecutionText, PI_BASH_TYPE } from "./formats/pi-messages.js";
 export { convertRfc0064 } from "./formats/rfc0064-import.js";
+export { type ImportOptions, type ImportResult, importPaths } from "./import/import-paths.js";
+export { IMPORT_BATCH, type ImportStatus } from "./import/import-session.js";
 export { LEAF_MARKER_TYPE } from "./record-list.js";
 export {
 	type ConvertedSession,

@@ -1,0 +1,80 @@
+import { createReadStream } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { invalidArgument } from "../errors.js";
+
+/**
+ * The files to import: each path that is a file, and every `.jsonl` file under each path that
+ * is a directory (recursively, symbolic links not followed), in a stable order.
+ */
+export async function findSourceFiles(paths: readonly string[]): Promise<string[]> {
+	const out: string[] = [];
+	for (const path of paths) {
+		const absolute = resolve(path);
+		let info: Awaited<ReturnType<typeof stat>>;
+		try {
+			info = await stat(absolute);
+		} catch (error) {
+			throw invalidArgument(
+				`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? error}); check the path`,
+				error,
+			);
+		}
+		if (info.isDirectory()) out.push(...(await walk(absolute)));
+		else out.push(absolute);
+	}
+	return [...new Set(out)];
+}
+
+async function walk(dir: string): Promise<string[]> {
+	const entries = await readdir(dir, { withFileTypes: true });
+	entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	const out: string[] = [];
+	for (const entry of entries) {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) out.push(...(await walk(path)));
+		else if (entry.isFile() && entry.name.endsWith(".jsonl")) out.push(path);
+	}
+	return out;
+}
+
+/** A file's lines, read as a stream (never one string of the whole file). Read only: sources are never modified. */
+export async function readSourceLines(path: string): Promise<string[]> {
+	const lines: string[] = [];
+	const input = createReadStream(path, { encoding: "utf8" });
+	const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+	try {
+		for await (const line of reader) lines.push(line);
+	} finally {
+		reader.close();
+		input.destroy();
+	}
+	return lines;
+}
+
+/** What sits beside a fern `session.jsonl`: its metadata.json (parsed) and whether the file is fern's tool log. */
+export async function fernSidecars(
+	path: string,
+): Promise<{ metadata?: unknown; metadataError?: string; isToolLog: boolean }> {
+	const dir = dirname(path);
+	const name = basename(path);
+	if (name === "tools.jsonl") return { isToolLog: await exists(join(dir, "session.jsonl")) };
+	if (name !== "session.jsonl") return { isToolLog: false };
+	const metadataPath = join(dir, "metadata.json");
+	if (!(await exists(metadataPath))) return { isToolLog: false };
+	try {
+		return { metadata: JSON.parse(await readFile(metadataPath, "utf8")) as unknown, isToolLog: false };
+	} catch (error) {
+		return { metadataError: `${metadataPath} could not be read (${(error as Error).message})`, isToolLog: false };
+	}
+}
+
+async function exists(path: string): Promise<boolean> {
+	try {
+		await stat(path);
+		return true;
+	} catch {
+		return false;
+	}
+}
