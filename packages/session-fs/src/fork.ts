@@ -23,9 +23,10 @@ const WRITE_BATCH_BYTES = 1 << 20;
 
 /**
  * A new session holding the path to atSeq, renumbered 1..n and made linear: parentSeq dropped,
- * compaction.firstKeptSeq, label.targetSeq and branch_summary.fromSeq remapped. A reference to a
- * record off the path keeps its meaning: a compaction or branch summary then points at itself
- * (nothing kept from before it), a label of such a record is dropped. Two passes keep memory to
+ * compaction.firstKeptSeq, label.targetSeq and branch_summary.fromSeq remapped. A compaction
+ * keeps the same run of records it kept before (its firstKeptSeq becomes the new seq of the first
+ * of them, or its own when it kept none); a branch summary whose fromSeq is off the path points
+ * at itself; a label of a record off the path is dropped. Two passes keep memory to
  * a few numbers per record, so any size forks: the path's positions, read backwards; then its
  * lines, one at a time.
  */
@@ -99,7 +100,8 @@ export async function forkSession(
 				pendingBytes += line.length;
 				if (pendingBytes >= WRITE_BATCH_BYTES) flush();
 			};
-			for (const entry of kept) add(remap(readRecordAt(fd as number, entry), newSeq));
+			const keptSeqs = kept.map((entry) => entry.seq);
+			for (const entry of kept) add(remap(readRecordAt(fd as number, entry), newSeq, keptSeqs));
 			// A name given here must outlive a rebuild, which takes the name from the log's latest session_info.
 			if (named && options.name) {
 				add({
@@ -136,7 +138,7 @@ function readRecordAt(fd: number, entry: PathEntry): StoredRecord {
 	return outcome.record;
 }
 
-function remap(record: StoredRecord, newSeq: ReadonlyMap<number, number>): StoredRecord {
+function remap(record: StoredRecord, newSeq: ReadonlyMap<number, number>, keptSeqs: readonly number[]): StoredRecord {
 	const seq = newSeq.get(record.seq) as number;
 	if (record.recordType === "opaque") {
 		const { parentSeq: _dropped, ...original } = record.original;
@@ -144,8 +146,23 @@ function remap(record: StoredRecord, newSeq: ReadonlyMap<number, number>): Store
 	}
 	const copy = { ...record, seq };
 	delete copy.parentSeq;
-	if (copy.recordType === "compaction") copy.firstKeptSeq = newSeq.get(copy.firstKeptSeq) ?? seq;
-	else if (copy.recordType === "branch_summary") copy.fromSeq = newSeq.get(copy.fromSeq) ?? seq;
+	if (copy.recordType === "compaction") {
+		// The context keeps the records before the compaction with seq >= firstKeptSeq: the same run here.
+		const first = keptSeqs[firstAtLeast(keptSeqs, copy.firstKeptSeq)];
+		copy.firstKeptSeq = first === undefined ? seq : Math.min(newSeq.get(first) as number, seq);
+	} else if (copy.recordType === "branch_summary") copy.fromSeq = newSeq.get(copy.fromSeq) ?? seq;
 	else if (copy.recordType === "label") copy.targetSeq = newSeq.get(copy.targetSeq) ?? seq;
 	return copy;
+}
+
+/** The index of the first value >= target in an ascending array (its length when none). */
+function firstAtLeast(sorted: readonly number[], target: number): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const mid = (low + high) >> 1;
+		if ((sorted[mid] as number) < target) low = mid + 1;
+		else high = mid;
+	}
+	return low;
 }

@@ -13,8 +13,10 @@ export interface LogState {
 	metadata: SessionMetadata;
 	/** The file's size when it was looked at. */
 	size: number;
-	/** Where the last complete (LF-terminated) line ends; less than size when the log has a torn tail. */
+	/** Where the last whole line ends; less than size when the log ends with a torn tail. */
 	completeBytes: number;
+	/** True when the last line is a whole record but its LF is missing (the writer adds it). */
+	unterminated: boolean;
 	/** What metadata.json held. */
 	stored: MetadataRead;
 	/** How the metadata was brought up to date: it was fresh, the missing tail was replayed, or the whole log. */
@@ -41,48 +43,66 @@ export async function loadLogState(
 		if (cached.logBytes === size) {
 			const lastSeq = options.checkLastSeq ? await peekLastSeq(fd, size) : undefined;
 			if (lastSeq === undefined || lastSeq === cached.lastSeq) {
-				return { metadata: cloneMetadata(cached), size, completeBytes: size, stored, refresh: "fresh" };
+				return {
+					metadata: cloneMetadata(cached),
+					size,
+					completeBytes: size,
+					unterminated: false,
+					stored,
+					refresh: "fresh",
+				};
 			}
 		} else {
 			const metadata = cloneMetadata(cached);
-			const { completeBytes, applied } = await replay(fd, metadata, cached.logBytes, size, options.chunkBytes);
-			if (applied > 0) delete metadata.leafSeq; // records after a branch continued from the moved leaf
-			metadata.logBytes = completeBytes;
-			return { metadata, size, completeBytes, stored, refresh: "catch-up" };
+			const replayed = await replay(fd, metadata, cached.logBytes, size, options.chunkBytes);
+			if (replayed.applied > 0) delete metadata.leafSeq; // records after a branch continued from the moved leaf
+			metadata.logBytes = replayed.completeBytes;
+			return { metadata, size, ...replayed, stored, refresh: "catch-up" };
 		}
 	}
 	const metadata = rebuildBase(paths.id, cached);
-	const { completeBytes } = await replay(fd, metadata, 0, size, options.chunkBytes);
-	metadata.logBytes = completeBytes;
+	const replayed = await replay(fd, metadata, 0, size, options.chunkBytes);
+	metadata.logBytes = replayed.completeBytes;
 	// leafSeq is the one fact the log does not hold: keep it while it still describes this log.
 	if (cached?.leafSeq !== undefined && cached.lastSeq === metadata.lastSeq && cached.leafSeq <= metadata.lastSeq) {
 		metadata.leafSeq = cached.leafSeq;
 	}
-	return { metadata, size, completeBytes, stored, refresh: "rebuild" };
+	return {
+		metadata,
+		size,
+		completeBytes: replayed.completeBytes,
+		unterminated: replayed.unterminated,
+		stored,
+		refresh: "rebuild",
+	};
 }
 
-/** Replays the complete lines in [start, end) into `metadata`. */
+/** Replays the whole lines in [start, end) into `metadata` (a last line without LF counts when it is a record). */
 async function replay(
 	fd: number,
 	metadata: SessionMetadata,
 	start: number,
 	end: number,
 	chunkBytes: number | undefined,
-): Promise<{ completeBytes: number; applied: number }> {
+): Promise<{ completeBytes: number; applied: number; unterminated: boolean }> {
 	let completeBytes = start;
 	let applied = 0;
+	let unterminated = false;
 	for await (const batch of readLinesForward(fd, { start, end, chunkBytes })) {
 		for (const raw of batch) {
-			if (!raw.terminated) continue;
-			completeBytes = raw.byteOffset + raw.byteLength + 1;
 			const outcome = classifyLine(raw);
+			if (!raw.terminated) {
+				if (outcome.kind !== "record") continue;
+				unterminated = true;
+			}
+			completeBytes = raw.byteOffset + raw.byteLength + (raw.terminated ? 1 : 0);
 			if (outcome.kind === "record") {
 				applyRecord(metadata, outcome.record);
 				applied++;
 			}
 		}
 	}
-	return { completeBytes, applied };
+	return { completeBytes, applied, unterminated };
 }
 
 /** True when `offset` is 0 or the byte before it is an LF: a place where a line starts. */
@@ -96,7 +116,7 @@ export function endsAtLineBoundary(fd: number, offset: number): boolean {
 async function peekLastSeq(fd: number, end: number): Promise<number | undefined> {
 	for await (const batch of readLinesBackward(fd, { end, chunkBytes: 64 << 10 })) {
 		for (const raw of batch) {
-			if (!raw.terminated || raw.oversized || raw.text.trim().length === 0) continue;
+			if (raw.oversized || raw.text.trim().length === 0) continue;
 			return seqOfLine(raw.text);
 		}
 	}

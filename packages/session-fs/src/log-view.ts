@@ -26,7 +26,10 @@ export async function openLogView(paths: SessionPaths, options: ResolvedOptions)
 		const stored = readMetadataFile(paths.metadata, paths.id);
 		if (stored.state === "missing") throw notFound(paths.id, options.home);
 		const metadata = stored.state === "ok" ? stored.metadata : rebuildBase(paths.id, undefined);
-		return { fd: undefined, state: { metadata, size: 0, completeBytes: 0, stored, refresh: "fresh" } };
+		return {
+			fd: undefined,
+			state: { metadata, size: 0, completeBytes: 0, unterminated: false, stored, refresh: "fresh" },
+		};
 	}
 	try {
 		const state = await loadLogState(fd, paths, { chunkBytes: options.forwardChunkBytes });

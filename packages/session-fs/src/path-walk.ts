@@ -17,9 +17,14 @@ export interface BackwardPathOptions {
  * Walks the path to `leafSeq` from the end of the log backwards, reading only as far as needed:
  * with `stopAtCompaction`, back to the firstKeptSeq of the latest compaction on the path (or the
  * root when there is none) — everything the context needs, so the cost follows the live context
- * and not the file. Returns what `keep` makes of each record on the path, root → leaf.
- * Mirrors SessionTree + walkPath exactly: a later line wins over an earlier one with the same
- * seq, and a missing parent ends the path.
+ * and not the file. Returns what `keep` makes of each record on the path, root → leaf; empty
+ * when the leaf itself is not a readable record.
+ *
+ * Gives the path SessionTree gives after a full read, for every log whose seqs rise line by line
+ * (every log a store writes, bad lines included): a parent whose line was skipped is bridged to
+ * the nearest earlier record, which, reading backwards, is simply the next record met below it.
+ * A log whose seqs go backwards or repeat is corrupt (verify reports it); the walk then takes the
+ * latest line for a seq.
  */
 export async function walkPathBackward<T>(
 	fd: number,
@@ -30,20 +35,6 @@ export async function walkPathBackward<T>(
 	if (options.leafSeq <= 0) return reversed;
 	let need = options.leafSeq;
 	let floor: number | undefined;
-	let done = false;
-	// Records met before they were needed: only a log whose seqs go backwards has any.
-	const early = new Map<number, { record: StoredRecord; raw: RawLine }>();
-
-	const take = (record: StoredRecord, raw: RawLine) => {
-		reversed.push(keep(record, raw));
-		if (options.stopAtCompaction && floor === undefined && record.recordType === "compaction") {
-			floor = record.firstKeptSeq;
-		}
-		const parent = parentSeqOf(record);
-		if (parent === null || parent >= record.seq || (floor !== undefined && parent < floor)) done = true;
-		else need = parent;
-	};
-
 	const read = { onProblem: options.onProblem, where: options.where };
 	for await (const batch of readLinesBackward(fd, { end: options.end, chunkBytes: options.chunkBytes })) {
 		for (const raw of batch) {
@@ -53,17 +44,18 @@ export async function walkPathBackward<T>(
 			if (outcome.kind !== "record") continue;
 			const record = outcome.record;
 			if (record.seq > need) continue;
-			if (record.seq < need) {
-				if (!early.has(record.seq)) early.set(record.seq, { record, raw });
-				continue;
+			// Below `need`: the record `need` names is missing. The leaf must exist; a parent is bridged.
+			if (record.seq < need && reversed.length === 0) return reversed;
+			if (floor !== undefined && record.seq < floor) return reversed.reverse();
+			reversed.push(keep(record, raw));
+			if (options.stopAtCompaction && floor === undefined && record.recordType === "compaction") {
+				floor = record.firstKeptSeq;
 			}
-			take(record, raw);
-			while (!done && early.has(need)) {
-				const next = early.get(need) as { record: StoredRecord; raw: RawLine };
-				early.delete(need);
-				take(next.record, next.raw);
+			const parent = parentSeqOf(record);
+			if (parent === null || parent >= record.seq || (floor !== undefined && parent < floor)) {
+				return reversed.reverse();
 			}
-			if (done) return reversed.reverse();
+			need = parent;
 		}
 	}
 	return reversed.reverse();

@@ -8,44 +8,57 @@ export type LineOutcome =
 	| { kind: "blank" };
 
 /**
- * What one line of a log holds. A last line without its LF is a torn tail (a write that did not
- * finish), never a record, even when its bytes happen to parse. Blank lines are skipped silently.
+ * What one line of a log holds, by the reader rules of docs/session-format.md. A last line
+ * without its LF that parses is a record (its write landed but for the newline); one that does
+ * not parse is a torn tail: reported, never thrown, the end of the log. Blank lines are skipped.
  */
 export function classifyLine(raw: RawLine): LineOutcome {
 	const where = { line: raw.line, byteOffset: raw.byteOffset };
-	if (!raw.terminated) {
-		return {
-			kind: "problem",
-			problem: {
-				...where,
-				code: "TORN_TAIL",
-				reason: `the last ${raw.byteLength} bytes have no newline: a write that never finished; they are ignored and the next writer cuts them off`,
-			},
-		};
-	}
 	if (raw.oversized) {
-		return {
-			kind: "problem",
-			problem: {
-				...where,
-				code: "INVALID_JSON",
-				reason: `the line is ${raw.byteLength} bytes, more than a reader decodes`,
-			},
-		};
+		const problem: RecordProblem = raw.terminated
+			? { ...where, code: "INVALID_JSON", reason: `the line is ${raw.byteLength} bytes, more than a reader decodes` }
+			: {
+					...where,
+					code: "TORN_TAIL",
+					reason: `the last ${raw.byteLength} bytes have no newline and are too long to be a record`,
+				};
+		return { kind: "problem", problem };
 	}
-	if (raw.text.length === 0 || raw.text.trim().length === 0) return { kind: "blank" };
+	if (isBlank(raw.text)) return { kind: "blank" };
 	const parsed = parseRecordLine(raw.text);
 	if (!parsed.ok) {
-		return { kind: "problem", problem: { ...where, code: parsed.problem.code, reason: parsed.problem.message } };
+		if (!raw.terminated) {
+			return {
+				kind: "problem",
+				problem: {
+					...where,
+					code: "TORN_TAIL",
+					reason: `the last line is incomplete (${raw.byteLength} bytes without a newline: ${parsed.problem.message}); it is the end of the log, and the next writer cuts it off`,
+				},
+			};
+		}
+		const reason = parsed.problem.path
+			? `${parsed.problem.message} (at ${parsed.problem.path})`
+			: parsed.problem.message;
+		return { kind: "problem", problem: { ...where, code: parsed.problem.code, reason } };
 	}
 	if (parsed.record.recordType === "opaque") {
 		return {
 			kind: "record",
 			record: parsed.record,
-			problem: { ...where, code: "OPAQUE_RECORD", reason: `kept opaque: ${parsed.record.reason}` },
+			problem: { ...where, code: "OPAQUE_RECORD", reason: parsed.record.reason },
 		};
 	}
 	return { kind: "record", record: parsed.record };
+}
+
+/** A line of JSON whitespace only (space, tab, CR) carries nothing. */
+function isBlank(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+	}
+	return true;
 }
 
 export interface RecordReadOptions {

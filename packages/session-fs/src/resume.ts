@@ -17,13 +17,13 @@ export async function resumeSession(
 			`cannot open session ${metadata.id} at seq ${String(leafSeq)}: it holds seqs 1..${metadata.lastSeq}`,
 		);
 	}
-	const path =
-		view.fd === undefined
+	const walk = async (leaf: number) =>
+		view.fd === undefined || leaf === 0
 			? []
 			: await walkPathBackward(
 					view.fd,
 					{
-						leafSeq,
+						leafSeq: leaf,
 						stopAtCompaction: true,
 						end: view.state.size,
 						chunkBytes: read.chunkBytes,
@@ -32,6 +32,14 @@ export async function resumeSession(
 					},
 					(record) => record,
 				);
+	let path = await walk(leafSeq);
+	if (path.length === 0 && leafSeq > 0) {
+		if (options.leafSeq !== undefined) {
+			throw invalidArgument(`cannot open session ${metadata.id} at seq ${leafSeq}: no readable record has that seq`);
+		}
+		// A moved leaf whose line is unreadable: fall back to the last record, as SessionTree.activeLeaf does.
+		if (leafSeq !== metadata.lastSeq) path = await walk(metadata.lastSeq);
+	}
 	const model = modelDefault(metadata.model);
 	const context = buildContextFromPath(path, {
 		ephemeral: options.ephemeral,

@@ -10,6 +10,8 @@ import type { ResolvedOptions } from "./options.js";
 import type { SessionPaths } from "./paths.js";
 import { appendAll, copyRange, datasync } from "./write-bytes.js";
 
+const NEWLINE = Buffer.from("\n");
+
 /**
  * Everything that writes one session's log, used only while its lease is held. It knows the
  * log's length and last seq from a fresh look taken under the lease, and checks the file's size
@@ -60,30 +62,37 @@ export class SessionWriter {
 	}
 
 	/**
-	 * A fresh look at the log. A torn tail — bytes after the last LF, left by a write that never
-	 * finished and so was never acknowledged — is copied to torn-tails.bin and cut off, so the
-	 * next record starts on a line of its own and is never glued to it.
+	 * A fresh look at the log, and the torn-tail rule (see README.md): when the log does not end
+	 * with LF, a last line that is a whole record (its write landed but for the newline) gets its
+	 * LF, since readers already return it; a torn line — a write that never finished, so was never
+	 * acknowledged — is copied to torn-tails.bin and cut off. Either way the next record starts on
+	 * a line of its own and is never glued to what was there.
 	 */
 	private async refresh(): Promise<void> {
 		const state = await loadLogState(this.fd, this.paths, {
 			checkLastSeq: true,
 			chunkBytes: this.options.forwardChunkBytes,
 		});
-		if (state.completeBytes < state.size) {
-			try {
+		let logBytes = state.completeBytes;
+		try {
+			if (state.unterminated) {
+				appendAll(this.fd, NEWLINE, state.size, `the missing newline of session ${this.paths.id}`);
+				logBytes = state.size + 1;
+			} else if (state.completeBytes < state.size) {
 				copyRange(this.fd, state.completeBytes, state.size, this.paths.tornTails);
 				ftruncateSync(this.fd, state.completeBytes);
-				if (this.options.durability === "fsync") await datasync(this.fd);
-			} catch (error) {
-				throw storageFailure(
-					`session ${this.paths.id} ends with a torn line that could not be cut off (${(error as Error).message}); run \`agent-sessions verify ${this.paths.id}\``,
-					error,
-				);
 			}
+			if (logBytes !== state.size && this.options.durability === "fsync") await datasync(this.fd);
+		} catch (error) {
+			throw storageFailure(
+				`session ${this.paths.id} ends with an unfinished line that could not be repaired (${(error as Error).message}); run \`agent-sessions verify ${this.paths.id}\``,
+				error,
+			);
 		}
+		state.metadata.logBytes = logBytes;
 		this.metadata = state.metadata;
-		this.logBytes = state.completeBytes;
-		this.dirty = this.dirty || state.refresh !== "fresh";
+		this.logBytes = logBytes;
+		this.dirty = this.dirty || state.refresh !== "fresh" || logBytes !== state.size;
 	}
 
 	/** Validates the whole batch, assigns seqs, writes it in one write, and only then updates metadata. */
