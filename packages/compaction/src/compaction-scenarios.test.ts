@@ -82,7 +82,7 @@ describe("stale usage", () => {
 		const { model } = summarizer();
 		const plan = prepareCompaction(b.records, { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 150 });
 		if (!plan) throw new Error("expected a plan");
-		expect(plan.tokensBefore).toBe(190_000);
+		expect(plan.contextTokens).toBe(190_000);
 		// The kept assistant message carries the 190k usage; after compaction it must not count.
 		const record = await compact(plan, { model, trigger: "threshold" });
 		b.append(record);
@@ -104,7 +104,7 @@ describe("chunked summarization", () => {
 		}
 		const plan = prepareCompaction(b.records, { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 200 });
 		if (!plan) throw new Error("expected a plan");
-		expect(plan.tokensSummarized).toBeGreaterThan(3 * window);
+		expect(plan.tokensBefore).toBeGreaterThan(3 * window);
 		const { model, prompts } = summarizer((_, i) => validSummary(`chunk${i}`), { contextWindow: window });
 		const record = await compact(plan, { model });
 

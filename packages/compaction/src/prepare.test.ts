@@ -40,7 +40,7 @@ describe("prepareCompaction", () => {
 		expect(plan.readFiles).toEqual(["src/a.ts"]);
 		expect(plan.modifiedFiles).toEqual(["src/b.ts"]);
 		expect(plan.tokensKept).toBe(200);
-		expect(plan.tokensBefore).toBe(plan.tokensSummarized + plan.tokensKept);
+		expect(plan.contextTokens).toBe(plan.tokensBefore + plan.tokensKept);
 		expect(plan.systemPrompt).toBe(SUMMARIZATION_SYSTEM_PROMPT);
 		expect(plan.parts).toHaveLength(1);
 		const [part] = plan.parts;

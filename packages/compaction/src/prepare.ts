@@ -23,7 +23,7 @@ export interface PrepareCompactionOptions {
 	customInstructions?: string;
 	/** The context window of the session's model: caps keepRecentTokens at half of what is left after the reserve. */
 	contextWindow?: number;
-	/** The session's system prompt, counted in tokensBefore when no reported usage can be used. */
+	/** The session's system prompt, counted in contextTokens when no reported usage can be used. */
 	systemPrompt?: string;
 	/** Which tools read and modify files. */
 	fileOperations?: FileOperationOptions;
@@ -54,9 +54,9 @@ export interface CompactionPlan {
 	/** Its index in the path the plan was made from. */
 	firstKeptIndex: number;
 	/** Estimated tokens of the context before compaction. */
+	contextTokens: number;
+	/** Estimated tokens of the messages summarized now: the record's tokensBefore (spec §7.5.3 step 5). */
 	tokensBefore: number;
-	/** Estimated tokens of the messages summarized now. */
-	tokensSummarized: number;
 	/** Estimated tokens of the messages kept. */
 	tokensKept: number;
 	/** True when the cut falls inside a turn; its first part is summarized with the turn-prefix prompt. */
@@ -129,13 +129,13 @@ export function prepareCompaction(
 		}
 	}
 
-	let tokensSummarized = 0;
-	for (const message of [...history, ...turnPrefix]) tokensSummarized += estimateMessageTokens(message);
+	let tokensBefore = 0;
+	for (const message of [...history, ...turnPrefix]) tokensBefore += estimateMessageTokens(message);
 	const plan: CompactionPlan = {
 		firstKeptSeq: cut.seq,
 		firstKeptIndex: cut.index,
-		tokensBefore: estimateContextTokens(path, options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
-		tokensSummarized,
+		contextTokens: estimateContextTokens(path, options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
+		tokensBefore,
 		tokensKept: cut.keptTokens,
 		isSplitTurn: cut.isSplitTurn,
 		readFiles: files.readFiles,

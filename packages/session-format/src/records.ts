@@ -64,7 +64,7 @@ export const compactionRecordSchema = z.object({
 	/** Messages with seq < this on the compaction's path are superseded by the summary. */
 	firstKeptSeq: seqSchema,
 	summary: z.string(),
-	/** Estimated tokens of the context before compaction. */
+	/** Estimated tokens of the messages that were summarized (spec §7.2, §7.5.3). */
 	tokensBefore: z.number().int().min(0),
 	/** Estimated tokens of the context right after compaction. */
 	tokensAfter: z.number().int().min(0).optional(),
