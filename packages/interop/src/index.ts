@@ -1,5 +1,15 @@
 export { CONVERTERS, convertSession } from "./convert.js";
 export { detectFormat } from "./detect-format.js";
+export {
+	type ChunkSink,
+	EXPORT_FORMATS,
+	type ExportFormat,
+	type ExportOptions,
+	exportRecords,
+	exportSession,
+	writeSessionExport,
+} from "./export/export-session.js";
+export { escapeHtml } from "./export/html-export.js";
 export { OPAQUE_CUSTOM_TYPE, type PiExportOptions, piEntryId, piExportLines } from "./export/pi-export.js";
 export { type ExportInfo, type RecordSource, recordsFrom } from "./export/record-source.js";
 export { convertClaude } from "./formats/claude-import.js";

@@ -1,0 +1,88 @@
+import type { ContentBlock } from "@agent/session-format";
+import { activePath } from "./active-path.js";
+import type { ExportInfo, RecordSource } from "./record-source.js";
+import { base64Bytes, headerFacts, type TranscriptItem, transcriptItem } from "./transcript-items.js";
+
+const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
+h1{font-size:1.5rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;color:#555}dt{font-weight:600}
+section{border:1px solid #ddd;border-radius:8px;padding:.6rem .9rem;margin:.8rem 0}
+section.user{background:#f4f8ff}section.assistant{background:#fafafa}section.toolResult{background:#f7f7f2}
+section.error{border-color:#d33}section.summary{background:#fff8e6}section.custom_message{background:#f3f0ff}
+header{font-weight:600;margin-bottom:.3rem}header small{font-weight:400;color:#777;margin-left:.5rem}
+p.note{color:#666;font-style:italic;margin:.4rem 0}pre{white-space:pre-wrap;word-break:break-word;background:#f0f0f0;padding:.5rem;border-radius:6px;margin:.4rem 0}
+.text{white-space:pre-wrap;word-break:break-word}details{margin:.3rem 0}summary{cursor:pointer;color:#555}img{max-width:100%}`;
+
+/** Content Security Policy: the page loads nothing from anywhere (images are inline data). */
+const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
+
+const SAFE_IMAGE_TYPE = /^image\/(png|jpeg|gif|webp)$/;
+const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+
+/**
+ * A single self-contained HTML page of the active branch: inline style, inline images, no
+ * script and no external asset (a CSP forbids them). Every text from the session is escaped.
+ */
+export async function* htmlChunks(source: RecordSource, info: ExportInfo): AsyncGenerator<string> {
+	const { onPath, total } = await activePath(source, info.leafSeq);
+	const { title, facts } = headerFacts(info);
+	yield `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="${CSP}">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n<h1>${escapeHtml(title)}</h1>\n<dl>${facts.map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`).join("")}</dl>\n`;
+	for await (const record of source()) {
+		if (!onPath.has(record.seq)) continue;
+		yield `${htmlItem(transcriptItem(record))}\n`;
+	}
+	const hidden = total - onPath.size;
+	if (hidden > 0) yield `<p class="note">${hidden} record${hidden === 1 ? "" : "s"} on other branches not shown.</p>\n`;
+	yield "</body>\n</html>\n";
+}
+
+function htmlItem(item: TranscriptItem): string {
+	const small = `<small>#${item.seq} · ${escapeHtml(item.timestamp)}</small>`;
+	switch (item.kind) {
+		case "message": {
+			const classes = `${item.role}${item.isError ? " error" : ""}`;
+			return `<section class="${classes}"><header>${escapeHtml(item.label)}${small}</header>${blocksHtml(item.blocks, item.role === "toolResult")}</section>`;
+		}
+		case "custom_message":
+			return `<section class="custom_message"><header>Custom message: ${escapeHtml(item.customType)}${small}</header>${blocksHtml(item.blocks, false)}</section>`;
+		case "summary": {
+			const files =
+				item.files && item.files.length > 0
+					? `<p class="note">Files: ${item.files.map(escapeHtml).join(", ")}</p>`
+					: "";
+			return `<section class="summary"><header>${escapeHtml(item.title)}${small}</header><div class="text">${escapeHtml(item.summary)}</div>${files}</section>`;
+		}
+		case "note":
+			return `<p class="note">${escapeHtml(item.text)} ${small}</p>`;
+	}
+}
+
+function blocksHtml(blocks: readonly ContentBlock[], asOutput: boolean): string {
+	let out = "";
+	for (const block of blocks) {
+		switch (block.type) {
+			case "text":
+				out += asOutput ? `<pre>${escapeHtml(block.text)}</pre>` : `<div class="text">${escapeHtml(block.text)}</div>`;
+				break;
+			case "thinking":
+				out += block.redacted
+					? `<p class="note">(redacted thinking)</p>`
+					: `<details><summary>Thinking</summary><div class="text">${escapeHtml(block.thinking)}</div></details>`;
+				break;
+			case "toolCall":
+				out += `<details open><summary>Tool call: ${escapeHtml(block.name)} <small>${escapeHtml(block.id)}</small></summary><pre>${escapeHtml(JSON.stringify(block.arguments, null, 2))}</pre></details>`;
+				break;
+			case "image":
+				out +=
+					SAFE_IMAGE_TYPE.test(block.mimeType) && BASE64.test(block.data)
+						? `<img alt="image" src="data:${block.mimeType};base64,${block.data.replace(/\s/g, "")}">`
+						: `<p class="note">[image: ${escapeHtml(block.mimeType)}, ${base64Bytes(block.data)} bytes, not shown]</p>`;
+				break;
+		}
+	}
+	return out;
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,104 @@
+import type { RecordInput } from "@agent/session-format";
+import { describe, expect, it } from "vitest";
+import { collect } from "../testing/test-collect.js";
+import { storedRecords } from "../testing/test-context.js";
+import { exportRecords } from "./export-session.js";
+import { recordsFrom } from "./record-source.js";
+
+const INFO = {
+	id: "01JMRZ8X1Q9V5E2H3K4M6N7P8R",
+	createdAt: "2026-01-01T00:00:00.000Z",
+	name: "Demo <b>session</b>",
+	model: "anthropic/claude",
+};
+
+const text = (t: string) => [{ type: "text" as const, text: t }];
+const INPUTS: RecordInput[] = [
+	{ recordType: "session_info", name: "Demo <b>session</b>" },
+	{
+		recordType: "message",
+		role: "user",
+		content: [
+			...text("Run <script>alert(1)</script> & tell me"),
+			{ type: "image", data: "aGVsbG8=", mimeType: "image/png" },
+		],
+	},
+	{
+		recordType: "message",
+		role: "assistant",
+		provider: "anthropic",
+		model: "claude",
+		content: [
+			{ type: "thinking", thinking: "Let me think about `code`." },
+			{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "echo ```" } },
+		],
+	},
+	{
+		recordType: "message",
+		role: "toolResult",
+		toolCallId: "call_1",
+		toolName: "bash",
+		isError: true,
+		content: text("```\nboom"),
+	},
+	{
+		recordType: "compaction",
+		summary: "## Goal\nDemo.",
+		firstKeptSeq: 2,
+		tokensBefore: 99,
+		readFiles: ["a.txt"],
+		modifiedFiles: [],
+	},
+	{
+		recordType: "message",
+		role: "user",
+		content: [{ type: "image", data: "x", mimeType: 'image/svg+xml" onload="alert(1)' }],
+	},
+	{ recordType: "message", role: "assistant", content: text("Abandoned answer"), parentSeq: 5 },
+	{ recordType: "message", role: "assistant", content: text("Final answer"), parentSeq: 6 },
+];
+const source = recordsFrom(storedRecords(INPUTS));
+
+describe("Markdown transcript", () => {
+	it("shows the active branch: messages, thinking, tool calls, results, summaries; counts the rest", async () => {
+		const md = await collect(exportRecords(source, INFO, "md"));
+		expect(md).toMatch(/^# Demo <b>session<\/b>\n/);
+		expect(md).toContain("- **Model:** anthropic/claude");
+		expect(md).toContain("### User");
+		expect(md).toContain("*[image: image/png, 5 bytes]*");
+		expect(md).toContain("> *Thinking:* Let me think about `code`.");
+		expect(md).toContain("**Tool call** `bash` (`call_1`)");
+		expect(md).toContain("### Tool result: bash (error)");
+		expect(md).toContain("### Compaction (99 tokens before; kept from #2)");
+		expect(md).toContain("Final answer");
+		expect(md).not.toContain("Abandoned answer");
+		expect(md).toContain("*1 record on other branches not shown.*");
+	});
+
+	it("fences are longer than any backtick run inside them", async () => {
+		const md = await collect(exportRecords(source, INFO, "md"));
+		expect(md).toContain('````json\n{\n  "command": "echo ```"\n}\n````');
+		expect(md).toContain("````text\n```\nboom\n````");
+	});
+});
+
+describe("HTML page", () => {
+	it("is self-contained: no script, no external asset, a CSP that forbids loading anything", async () => {
+		const html = await collect(exportRecords(source, INFO, "html"));
+		expect(html).toMatch(/^<!doctype html>/);
+		expect(html).toContain(`content="default-src 'none'; img-src data:; style-src 'unsafe-inline'"`);
+		expect(html).not.toMatch(/<script|<link|src="(?!data:)|url\(/i);
+		expect(html).toContain('<img alt="image" src="data:image/png;base64,aGVsbG8=">');
+		expect(html.match(/<section/g)?.length).toBe(html.match(/<\/section>/g)?.length);
+	});
+
+	it("escapes everything from the session", async () => {
+		const html = await collect(exportRecords(source, INFO, "html"));
+		expect(html).toContain("<title>Demo &#60;b&#62;session&#60;/b&#62;</title>");
+		expect(html).toContain("Run &#60;script&#62;alert(1)&#60;/script&#62; &#38; tell me");
+		expect(html).not.toContain("<script>alert");
+		expect(html).not.toContain('onload="alert(1)');
+		expect(html).toContain("image/svg+xml&#34; onload=&#34;alert(1), 0 bytes, not shown");
+		expect(html).not.toContain("Abandoned answer");
+	});
+});
