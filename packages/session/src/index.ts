@@ -1,1 +1,34 @@
-export const placeholder = true;
+export {
+	type AgentConfig,
+	type AgentConfigFile,
+	agentConfigSchema,
+	DEFAULT_BODY_LIMIT_BYTES,
+	DEFAULT_MAX_TOOL_STEPS,
+	loadConfig,
+	parseConfig,
+	resolveConfig,
+	type ScheduledJob,
+	scheduledJobSchema,
+} from "./config.js";
+export { DEMO_MODEL_NAME, demoModel, demoResponse } from "./demo-model.js";
+export {
+	type EventError,
+	type SessionEvent,
+	type SessionEventListener,
+	SessionEvents,
+	type SessionEventType,
+	toEventError,
+} from "./events.js";
+export { defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
+export { cleanTitle, nameFromFirstMessage } from "./naming.js";
+export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";
+export {
+	AgentSessions,
+	type AgentSessionsOptions,
+	type CompactOptions,
+	type QueuedTurn,
+	type SendOptions,
+	type TurnResult,
+} from "./runtime.js";
+export type { ToolExecutor, ToolOutcome } from "./tools.js";
+export { TurnQueue } from "./turn-queue.js";

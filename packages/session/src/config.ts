@@ -1,0 +1,125 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import {
+	AgentSessionError,
+	type CompactionSettings,
+	compactionConfigSchema,
+	compactionSettingsFromConfig,
+} from "@agent/session-format";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+
+/** One scheduled job: a prompt run in a new session tagged source "cron" (S7.7). */
+export const scheduledJobSchema = z
+	.object({
+		id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "job ids are letters, digits, '.', '_' or '-'"),
+		/** A cron expression, e.g. "0 9 * * 1-5". */
+		schedule: z.string().min(1),
+		prompt: z.string().min(1),
+		model: z.string().optional(),
+		enabled: z.boolean().default(true),
+	})
+	.strict();
+
+/** `$AGENT_HOME/config.yaml`, in its snake_case spelling. Every key is optional. */
+export const agentConfigSchema = z
+	.object({
+		/** The model new sessions use: "provider/model-id" or "demo". */
+		default_model: z.string().min(1).optional(),
+		compaction: compactionConfigSchema.optional(),
+		/** A separate, cheaper model for summaries. */
+		compaction_model: z.string().min(1).optional(),
+		/** "write" (survives a process crash) or "fsync" (also survives power loss). */
+		durability: z.enum(["write", "fsync"]).optional(),
+		/** Name sessions with an LLM-written title instead of their first user message. */
+		llm_titles: z.boolean().optional(),
+		/** The most tool-call rounds one turn may take. */
+		max_tool_steps: z.number().int().min(1).max(1000).optional(),
+		jobs: z.array(scheduledJobSchema).optional(),
+		server: z
+			.object({
+				token: z.string().min(16, "a server token needs at least 16 characters").optional(),
+				cors_origins: z.array(z.string()).optional(),
+				body_limit_bytes: z.number().int().min(1024).optional(),
+			})
+			.strict()
+			.optional(),
+	})
+	.strict();
+
+export type ScheduledJob = z.infer<typeof scheduledJobSchema>;
+export type AgentConfigFile = z.infer<typeof agentConfigSchema>;
+
+/** The configuration the runtime uses, camelCased and with defaults applied. */
+export interface AgentConfig {
+	defaultModel?: string;
+	compaction: CompactionSettings;
+	compactionModel?: string;
+	durability: "write" | "fsync";
+	llmTitles: boolean;
+	maxToolSteps: number;
+	jobs: ScheduledJob[];
+	server: { token?: string; corsOrigins: string[]; bodyLimitBytes: number };
+}
+
+export const DEFAULT_MAX_TOOL_STEPS = 25;
+export const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/** Applies defaults to a parsed config file. */
+export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
+	const config: AgentConfig = {
+		compaction: compactionSettingsFromConfig(file.compaction),
+		durability: file.durability ?? "write",
+		llmTitles: file.llm_titles ?? false,
+		maxToolSteps: file.max_tool_steps ?? DEFAULT_MAX_TOOL_STEPS,
+		jobs: file.jobs ?? [],
+		server: {
+			corsOrigins: file.server?.cors_origins ?? [],
+			bodyLimitBytes: file.server?.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
+		},
+	};
+	if (file.default_model) config.defaultModel = file.default_model;
+	if (file.compaction_model) config.compactionModel = file.compaction_model;
+	if (file.server?.token) config.server.token = file.server.token;
+	return config;
+}
+
+/** Parses config.yaml text; `source` names the file in errors. */
+export function parseConfig(text: string, source = "config.yaml"): AgentConfig {
+	let raw: unknown;
+	try {
+		raw = parseYaml(text);
+	} catch (error) {
+		throw new AgentSessionError(
+			"INVALID_ARGUMENT",
+			`@agent/session: ${source} is not valid YAML (${(error as Error).message}); fix the file or remove it to use the defaults`,
+			{ cause: error },
+		);
+	}
+	const result = agentConfigSchema.safeParse(raw ?? {});
+	if (!result.success) {
+		const issue = result.error.issues[0];
+		const where = issue && issue.path.length > 0 ? issue.path.join(".") : "the top level";
+		throw new AgentSessionError(
+			"INVALID_ARGUMENT",
+			`@agent/session: ${source}: ${where}: ${issue?.message ?? "invalid"}; see the configuration section of the @agent/session README`,
+			{ cause: result.error },
+		);
+	}
+	return resolveConfig(result.data);
+}
+
+/** Reads `<home>/config.yaml`; a missing file means the defaults. */
+export async function loadConfig(home: string): Promise<AgentConfig> {
+	const file = path.join(home, "config.yaml");
+	let text: string;
+	try {
+		text = await fs.readFile(file, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return resolveConfig();
+		throw new AgentSessionError("STORAGE_FAILURE", `@agent/session: cannot read ${file}: ${(error as Error).message}`, {
+			cause: error,
+		});
+	}
+	return parseConfig(text, file);
+}

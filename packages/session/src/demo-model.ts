@@ -1,0 +1,131 @@
+import {
+	type AssistantMessage,
+	type Context,
+	type FauxProviderRegistration,
+	fauxAssistantMessage,
+	getApiProvider,
+	type Message,
+	type Model,
+	registerApiProvider,
+	registerFauxProvider,
+} from "@mariozechner/pi-ai";
+
+/** The name that selects the offline demo model. */
+export const DEMO_MODEL_NAME = "demo";
+
+const DEMO_CONTEXT_WINDOW = 32_000;
+const DEMO_API = "agent-demo";
+/** Responses kept queued on the faux provider; topped up before every call. */
+const QUEUE_TARGET = 16;
+
+let registration: FauxProviderRegistration | undefined;
+
+/**
+ * The offline demo model: pi-ai's faux provider with a deterministic responder. Chat turns get a
+ * short reply that echoes the question; summarization requests (the compaction system prompt)
+ * get a valid structured summary built from the conversation, so compaction works offline too.
+ */
+export function demoModel(options: { tokensPerSecond?: number } = {}): Model<string> {
+	if (!registration) {
+		const faux = registerFauxProvider({
+			api: DEMO_API,
+			provider: "demo",
+			models: [{ id: "demo", name: "Offline demo model", contextWindow: DEMO_CONTEXT_WINDOW, maxTokens: 4096 }],
+			tokensPerSecond: options.tokensPerSecond ?? 600,
+		});
+		// The faux provider answers from a queue of responses, one per call. Wrap its stream so the
+		// queue is topped up before every call: any number of concurrent turns always find a response.
+		const inner = getApiProvider(DEMO_API);
+		if (!inner) throw new Error("the faux provider did not register its api");
+		registerApiProvider(
+			{
+				api: DEMO_API,
+				stream: (model, context, streamOptions) => {
+					topUp(faux);
+					return inner.stream(model, context, streamOptions);
+				},
+				streamSimple: (model, context, streamOptions) => {
+					topUp(faux);
+					return inner.streamSimple(model, context, streamOptions);
+				},
+			},
+			"agent-demo-model",
+		);
+		registration = faux;
+	}
+	return registration.getModel();
+}
+
+function topUp(target: FauxProviderRegistration): void {
+	const missing = QUEUE_TARGET - target.getPendingResponseCount();
+	if (missing <= 0) return;
+	target.appendResponses(Array.from({ length: missing }, () => (context: Context) => demoResponse(context)));
+}
+
+/** What the demo model answers for a context. Pure and deterministic. */
+export function demoResponse(context: Context): AssistantMessage {
+	const last = lastUserText(context.messages);
+	if (isSummarizationRequest(context)) return fauxAssistantMessage(demoSummary(context.messages, last));
+	const turns = context.messages.filter((message) => message.role === "user").length;
+	const question = last.trim().replace(/\s+/g, " ");
+	const shown = question.length > 200 ? `${question.slice(0, 200)}…` : question;
+	return fauxAssistantMessage(
+		`(demo model) You said: "${shown}". This is turn ${turns} of this conversation. ` +
+			"I am the offline demo model: I answer deterministically and never call the network. " +
+			"Set an API key (e.g. ANTHROPIC_API_KEY) and choose a model such as anthropic/claude-sonnet-4-5 for real answers.",
+	);
+}
+
+function isSummarizationRequest(context: Context): boolean {
+	const system = context.systemPrompt ?? "";
+	return /summariz/i.test(system) && /Do NOT continue the conversation/i.test(system);
+}
+
+function demoSummary(messages: readonly Message[], request: string): string {
+	const previous = /<previous-summary>\n?([\s\S]*?)\n?<\/previous-summary>/.exec(request)?.[1];
+	const conversation = /<conversation>\n?([\s\S]*?)\n?<\/conversation>/.exec(request)?.[1] ?? request;
+	const userLines = [...conversation.matchAll(/^\[User\]: (.*)$/gm)].map((match) => (match[1] ?? "").slice(0, 120));
+	const goal = userLines[0] ?? "Continue the conversation.";
+	const done = userLines.map((line) => `- [x] Answered: ${line}`);
+	const earlier = previous ? ["- Earlier summary retained below.", ...indent(previous)] : [];
+	return [
+		"## Goal",
+		goal,
+		"",
+		"## Constraints & Preferences",
+		"- (none stated)",
+		"",
+		"## Progress",
+		"### Done",
+		...(done.length > 0 ? done : ["- [x] (nothing yet)"]),
+		"",
+		"### In Progress",
+		"- [ ] Continue the conversation",
+		"",
+		"### Blocked",
+		"- (none)",
+		"",
+		"## Key Decisions",
+		`- **Summarized ${messages.length} message(s)**: produced offline by the demo model`,
+		"",
+		"## Next Steps",
+		"1. Answer the next user message",
+		"",
+		"## Critical Context",
+		...(earlier.length > 0 ? earlier : ["- (none)"]),
+	].join("\n");
+}
+
+function indent(text: string): string[] {
+	return text.split("\n").map((line) => `  ${line}`);
+}
+
+function lastUserText(messages: readonly Message[]): string {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i];
+		if (message?.role !== "user") continue;
+		if (typeof message.content === "string") return message.content;
+		return message.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+	}
+	return "";
+}

@@ -1,0 +1,67 @@
+import type { CompactionTrigger, SessionMetadata, SessionRecord } from "@agent/session-format";
+
+/** A failure as carried by events: the error's code and message. */
+export interface EventError {
+	code: string;
+	message: string;
+}
+
+/** Everything the runtime tells UIs. Every event names its session. */
+export type SessionEvent =
+	| { type: "session.created"; sessionId: string; metadata: SessionMetadata }
+	| { type: "session.updated"; sessionId: string; metadata: SessionMetadata }
+	| { type: "session.deleted"; sessionId: string }
+	| { type: "record.appended"; sessionId: string; record: SessionRecord }
+	| { type: "turn.queued"; sessionId: string; turnId: string; position: number }
+	| { type: "turn.started"; sessionId: string; turnId: string }
+	| { type: "turn.delta"; sessionId: string; turnId: string; kind: "text" | "thinking" | "toolCall"; delta: string }
+	| { type: "turn.completed"; sessionId: string; turnId: string; records: SessionRecord[] }
+	| { type: "turn.failed"; sessionId: string; turnId: string; error: EventError }
+	| { type: "compaction.started"; sessionId: string; trigger: CompactionTrigger }
+	| { type: "compaction.completed"; sessionId: string; record: SessionRecord }
+	| { type: "compaction.failed"; sessionId: string; trigger: CompactionTrigger; error: EventError };
+
+export type SessionEventType = SessionEvent["type"];
+export type SessionEventListener = (event: SessionEvent) => void;
+
+/**
+ * A typed event hub. Listeners run synchronously in the order they subscribed; a listener that
+ * throws is reported to `onListenerError` and never breaks a turn or other listeners.
+ */
+export class SessionEvents {
+	private readonly listeners = new Set<{ listener: SessionEventListener; sessionId: string | undefined }>();
+
+	constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
+
+	/** Subscribes to every event, or to one session's. Returns the unsubscribe function. */
+	subscribe(listener: SessionEventListener, options: { sessionId?: string } = {}): () => void {
+		const entry = { listener, sessionId: options.sessionId };
+		this.listeners.add(entry);
+		return () => {
+			this.listeners.delete(entry);
+		};
+	}
+
+	emit(event: SessionEvent): void {
+		for (const { listener, sessionId } of this.listeners) {
+			if (sessionId !== undefined && sessionId !== event.sessionId) continue;
+			try {
+				listener(event);
+			} catch (error) {
+				this.onListenerError(error);
+			}
+		}
+	}
+
+	get listenerCount(): number {
+		return this.listeners.size;
+	}
+}
+
+export function toEventError(error: unknown): EventError {
+	if (error && typeof error === "object" && "message" in error) {
+		const code = "code" in error && typeof error.code === "string" ? error.code : "ERROR";
+		return { code, message: String(error.message) };
+	}
+	return { code: "ERROR", message: String(error) };
+}

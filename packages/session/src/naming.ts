@@ -1,0 +1,26 @@
+import { type ContentBlock, contentText } from "@agent/session-format";
+
+const MAX_NAME_LENGTH = 60;
+
+/** A session name from its first user message: the first line, trimmed to 60 characters on a word. */
+export function nameFromFirstMessage(content: readonly ContentBlock[]): string | undefined {
+	const text = contentText(content).trim();
+	if (text.length === 0) return undefined;
+	const firstLine = (text.split("\n")[0] ?? "").replace(/\s+/g, " ").trim();
+	if (firstLine.length <= MAX_NAME_LENGTH) return firstLine;
+	const cut = firstLine.slice(0, MAX_NAME_LENGTH);
+	const lastSpace = cut.lastIndexOf(" ");
+	return `${(lastSpace > MAX_NAME_LENGTH / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}
+
+/** The prompt asking a model for a short title. */
+export const TITLE_PROMPT =
+	"Write a title of at most six words for a conversation that starts with the message below. " +
+	"Answer with the title only, no quotes, no punctuation at the end.\n\n";
+
+/** Cleans a model-written title: one line, no quotes, at most 60 characters. */
+export function cleanTitle(raw: string): string | undefined {
+	const line = (raw.trim().split("\n")[0] ?? "").replace(/^["'#*\s]+|["'.*\s]+$/g, "").trim();
+	if (line.length === 0) return undefined;
+	return line.length <= MAX_NAME_LENGTH ? line : `${line.slice(0, MAX_NAME_LENGTH - 1)}…`;
+}

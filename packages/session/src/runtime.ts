@@ -1,0 +1,336 @@
+import { estimateContextTokens, prepareCompaction, shouldCompact, compact as summarize } from "@agent/compaction";
+import {
+	type CompactionTrigger,
+	type ContentBlock,
+	type CreateSessionOptions,
+	type EphemeralMessage,
+	type ListOptions,
+	type ListPage,
+	type OpenedSession,
+	type OpenOptions,
+	type RecordInput,
+	type SessionLease,
+	type SessionMetadata,
+	type SessionRecord,
+	type SessionStore,
+	textBlock,
+} from "@agent/session-format";
+import { createFileStore, resolveHome } from "@agent/session-fs";
+import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
+import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
+import { defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
+import { nameFromFirstMessage } from "./naming.js";
+import type { ToolExecutor } from "./tools.js";
+import { runTurn } from "./turn.js";
+import { TurnQueue } from "./turn-queue.js";
+
+export interface AgentSessionsOptions {
+	/** The store home (default $AGENT_HOME, else ~/.agent); ignored when `store` is given. */
+	home?: string;
+	/** A store to use instead of the file store at `home`. */
+	store?: SessionStore;
+	/** Configuration; default: `<home>/config.yaml`. */
+	config?: AgentConfig;
+	toolExecutor?: ToolExecutor;
+	/** Context injected fresh on every model call and never persisted (memory recall, environment...). */
+	ephemeral?: (sessionId: string) => EphemeralMessage[] | Promise<EphemeralMessage[]>;
+	/** Resolves model names; default: pi-ai's registry plus "demo". Tests pass the faux provider here. */
+	resolveModel?: (name: string) => ResolvedModel;
+	/** How long a turn waits for another process's lease on the session, in ms (default 5 minutes). */
+	leaseWaitMs?: number;
+}
+
+export interface SendOptions {
+	/** "provider/model-id" or "demo"; default: the session's model, else the configured default. */
+	model?: string;
+	signal?: AbortSignal;
+	/** Ephemeral context for this turn only, added to the runtime's. */
+	ephemeral?: EphemeralMessage[];
+}
+
+export interface TurnResult {
+	turnId: string;
+	sessionId: string;
+	/** Every record the turn appended, in order: the user message, replies, tool results, compactions. */
+	records: SessionRecord[];
+}
+
+export interface QueuedTurn {
+	turnId: string;
+	/** 0 when the turn starts at once; n when n turns of the session are ahead of it. */
+	position: number;
+	done: Promise<TurnResult>;
+}
+
+export interface CompactOptions {
+	model?: string;
+	/** The window of the session's model (caps what is kept); default: the summarizing model's. */
+	contextWindow?: number;
+	customInstructions?: string;
+	keepRecentTokens?: number;
+	signal?: AbortSignal;
+}
+
+/**
+ * The session runtime: one turn at a time per session (in-process queue + the store's
+ * cross-process lease), auto-compaction, typed events. Both apps are thin shells over it.
+ */
+export class AgentSessions {
+	readonly store: SessionStore;
+	readonly config: AgentConfig;
+	readonly events: SessionEvents;
+	private readonly queue = new TurnQueue();
+	private readonly options: AgentSessionsOptions;
+	private turnCounter = 0;
+
+	private constructor(store: SessionStore, config: AgentConfig, options: AgentSessionsOptions) {
+		this.store = store;
+		this.config = config;
+		this.options = options;
+		this.events = new SessionEvents((error) => console.error("@agent/session: an event listener threw:", error));
+	}
+
+	/** Opens the runtime on a store (the file store at `home` by default) and its config.yaml. */
+	static async open(options: AgentSessionsOptions = {}): Promise<AgentSessions> {
+		const home = resolveHome(options.home);
+		const config = options.config ?? (options.store ? resolveConfig() : await loadConfig(home));
+		const store = options.store ?? createFileStore({ home, durability: config.durability });
+		return new AgentSessions(store, config, options);
+	}
+
+	subscribe(listener: SessionEventListener, options: { sessionId?: string } = {}): () => void {
+		return this.events.subscribe(listener, options);
+	}
+
+	async create(options: CreateSessionOptions = {}): Promise<SessionMetadata> {
+		const metadata = await this.store.create({ ...options, model: options.model ?? this.defaultModel() });
+		this.events.emit({ type: "session.created", sessionId: metadata.id, metadata });
+		return metadata;
+	}
+
+	open(sessionId: string, options?: OpenOptions): Promise<OpenedSession> {
+		return this.store.open(sessionId, options);
+	}
+
+	list(options?: ListOptions): Promise<ListPage> {
+		return this.store.list(options);
+	}
+
+	metadata(sessionId: string): Promise<SessionMetadata> {
+		return this.store.metadata(sessionId);
+	}
+
+	/** The model a session would use: its own, else the configured default. */
+	defaultModel(): string {
+		return defaultModelName(this.config.defaultModel);
+	}
+
+	/** Queues a turn and returns at once with its position; `done` settles when the turn ends. */
+	enqueue(sessionId: string, content: string | ContentBlock[], options: SendOptions = {}): QueuedTurn {
+		const turnId = `${Date.now().toString(36)}-${(++this.turnCounter).toString(36)}`;
+		const blocks = typeof content === "string" ? [textBlock(content)] : content;
+		let position = 0;
+		const done = this.queue.enqueue(
+			sessionId,
+			() => this.executeTurn(sessionId, turnId, blocks, options),
+			(queuedAt) => {
+				position = queuedAt;
+				this.events.emit({ type: "turn.queued", sessionId, turnId, position: queuedAt });
+			},
+		);
+		return { turnId, position, done };
+	}
+
+	/** Runs a turn (after any queued before it) and resolves with the records it appended. */
+	send(sessionId: string, content: string | ContentBlock[], options: SendOptions = {}): Promise<TurnResult> {
+		return this.enqueue(sessionId, content, options).done;
+	}
+
+	/** Compacts a session now (trigger "manual"); resolves with the compaction record, or undefined if nothing to compact. */
+	async compact(sessionId: string, options: CompactOptions = {}): Promise<SessionRecord | undefined> {
+		return this.queue.enqueue(sessionId, async () => {
+			const metadata = await this.store.metadata(sessionId);
+			const model = this.resolve(
+				options.model ?? this.config.compactionModel ?? (metadata.model || this.defaultModel()),
+			);
+			const lease = await this.store.lease(sessionId, { waitMs: this.leaseWaitMs() });
+			try {
+				return await this.compactUnderLease(lease, model, "manual", options);
+			} finally {
+				await lease.release();
+			}
+		});
+	}
+
+	/** A scheduled job's run: a new session tagged source "cron" with its job id (S7.7), then one turn. */
+	async runScheduled(jobId: string, prompt: string, options: SendOptions = {}): Promise<TurnResult> {
+		const metadata = await this.create({
+			source: "cron",
+			cronJobId: jobId,
+			...(options.model ? { model: options.model } : {}),
+		});
+		return this.send(metadata.id, prompt, options);
+	}
+
+	async rename(sessionId: string, name: string): Promise<SessionMetadata> {
+		return this.updated(await this.store.rename(sessionId, name));
+	}
+
+	async archive(sessionId: string): Promise<SessionMetadata> {
+		return this.updated(await this.store.archive(sessionId));
+	}
+
+	async unarchive(sessionId: string): Promise<SessionMetadata> {
+		return this.updated(await this.store.unarchive(sessionId));
+	}
+
+	async branch(sessionId: string, atSeq: number): Promise<SessionMetadata> {
+		return this.updated(await this.store.branch(sessionId, atSeq));
+	}
+
+	async label(sessionId: string, targetSeq: number, label: string): Promise<SessionMetadata> {
+		return this.updated(await this.store.label(sessionId, targetSeq, label));
+	}
+
+	async fork(sessionId: string, options: { atSeq?: number; name?: string } = {}): Promise<SessionMetadata> {
+		const metadata = await this.store.fork(sessionId, options);
+		this.events.emit({ type: "session.created", sessionId: metadata.id, metadata });
+		return metadata;
+	}
+
+	async delete(sessionId: string): Promise<void> {
+		await this.queue.enqueue(sessionId, () => this.store.delete(sessionId));
+		this.events.emit({ type: "session.deleted", sessionId });
+	}
+
+	/** Waits for every queued turn to finish. */
+	idle(): Promise<void> {
+		return this.queue.idle();
+	}
+
+	/** Turns queued or running for a session. */
+	queueDepth(sessionId: string): number {
+		return this.queue.depth(sessionId);
+	}
+
+	private async executeTurn(
+		sessionId: string,
+		turnId: string,
+		content: ContentBlock[],
+		options: SendOptions,
+	): Promise<TurnResult> {
+		this.events.emit({ type: "turn.started", sessionId, turnId });
+		try {
+			const metadata = await this.store.metadata(sessionId);
+			const model = this.resolve(options.model ?? (metadata.model || this.defaultModel()));
+			const ephemeral = [...((await this.options.ephemeral?.(sessionId)) ?? []), ...(options.ephemeral ?? [])];
+			const lease = await this.store.lease(sessionId, {
+				waitMs: this.leaseWaitMs(),
+				...(options.signal ? { signal: options.signal } : {}),
+			});
+			let records: SessionRecord[];
+			try {
+				records = await runTurn(
+					{
+						store: this.store,
+						events: this.events,
+						maxToolSteps: this.config.maxToolSteps,
+						...(this.options.toolExecutor ? { toolExecutor: this.options.toolExecutor } : {}),
+						compactIfNeeded: (held, turnModel, trigger, signal) => this.autoCompact(held, turnModel, trigger, signal),
+					},
+					lease,
+					{ sessionId, turnId, content, model, ephemeral, ...(options.signal ? { signal: options.signal } : {}) },
+				);
+				if (!metadata.name) await this.nameSession(lease, content);
+			} finally {
+				await lease.release();
+			}
+			const result = { turnId, sessionId, records };
+			this.events.emit({ type: "turn.completed", sessionId, turnId, records });
+			return result;
+		} catch (error) {
+			this.events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
+			throw error;
+		}
+	}
+
+	private async autoCompact(
+		lease: SessionLease,
+		model: ResolvedModel,
+		trigger: CompactionTrigger,
+		signal?: AbortSignal,
+	): Promise<SessionRecord | undefined> {
+		const settings = this.config.compaction;
+		if (!settings.enabled) return undefined;
+		if (trigger === "threshold") {
+			const opened = await this.store.open(lease.sessionId);
+			const systemPrompt = opened.context.systemPrompt;
+			const tokens = estimateContextTokens(opened.path, systemPrompt ? { systemPrompt } : {});
+			if (!shouldCompact(tokens, model.model.contextWindow, settings)) return undefined;
+		}
+		const summarizer = this.config.compactionModel ? this.resolve(this.config.compactionModel) : model;
+		return this.compactUnderLease(lease, summarizer, trigger, {
+			contextWindow: model.model.contextWindow,
+			...(signal ? { signal } : {}),
+		});
+	}
+
+	private async compactUnderLease(
+		lease: SessionLease,
+		model: ResolvedModel,
+		trigger: CompactionTrigger,
+		options: CompactOptions,
+	): Promise<SessionRecord | undefined> {
+		const sessionId = lease.sessionId;
+		const settings = {
+			...this.config.compaction,
+			...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
+		};
+		const opened = await this.store.open(sessionId);
+		const systemPrompt = opened.context.systemPrompt;
+		const plan = prepareCompaction(opened.path, settings, {
+			contextWindow: options.contextWindow ?? model.model.contextWindow,
+			...(systemPrompt ? { systemPrompt } : {}),
+		});
+		if (!plan) return undefined;
+		this.events.emit({ type: "compaction.started", sessionId, trigger });
+		try {
+			const input: RecordInput = await summarize(plan, {
+				model: model.model,
+				...(model.apiKey ? { completeOptions: { apiKey: model.apiKey } } : {}),
+				trigger,
+				...(options.signal ? { signal: options.signal } : {}),
+				...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+			});
+			const result = await lease.append([input]);
+			const record = result.records[0] as SessionRecord;
+			this.events.emit({ type: "record.appended", sessionId, record });
+			this.events.emit({ type: "compaction.completed", sessionId, record });
+			this.events.emit({ type: "session.updated", sessionId, metadata: result.metadata });
+			return record;
+		} catch (error) {
+			this.events.emit({ type: "compaction.failed", sessionId, trigger, error: toEventError(error) });
+			throw error;
+		}
+	}
+
+	private async nameSession(lease: SessionLease, content: ContentBlock[]): Promise<void> {
+		const name = nameFromFirstMessage(content);
+		if (!name) return;
+		const result = await lease.append([{ recordType: "session_info", name }]);
+		this.updated(result.metadata);
+	}
+
+	private updated(metadata: SessionMetadata): SessionMetadata {
+		this.events.emit({ type: "session.updated", sessionId: metadata.id, metadata });
+		return metadata;
+	}
+
+	private resolve(name: string): ResolvedModel {
+		return (this.options.resolveModel ?? resolveModel)(name);
+	}
+
+	private leaseWaitMs(): number {
+		return this.options.leaseWaitMs ?? 5 * 60_000;
+	}
+}
