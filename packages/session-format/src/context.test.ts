@@ -41,18 +41,6 @@ describe("S7.3 loading a session reconstructs the full history and applies compa
 		]);
 	});
 
-	it("S7.3 a corrupt line in the middle of a linear log does not cut the history before it out of the context", () => {
-		const lines = linear.map(recordLine);
-		lines[3] = "{not json\n";
-		const { records, problems } = parseSessionLog(lines.join(""));
-		expect(problems.map((p) => [p.line, p.code])).toEqual([[4, "INVALID_JSON"]]);
-		expect(shape(buildContext(records))).toEqual([
-			`compaction_summary:5 user ${WRAPPER("summary of one and two")}`,
-			"message:3 user three",
-			"message:6 user six",
-		]);
-	});
-
 	it("S7.3 the history before the compaction stays in the tree and is the context of an earlier leaf", () => {
 		const tree = new SessionTree(linear);
 		expect(shape(buildContext(tree, { leafSeq: 4 }))).toEqual([
@@ -203,6 +191,17 @@ describe("context for each leaf of a tree with compactions on different branches
 
 	it("an empty session has an empty context with leafSeq null", () => {
 		expect(buildContext([])).toMatchObject({ messages: [], leafSeq: null, estimatedTokens: 0, droppedToolResults: 0 });
+	});
+});
+
+describe("context over a log with a corrupt line in the middle", () => {
+	it("a corrupt line ends the path of the records after it: their context starts after the gap", () => {
+		const lines = [user(1, "one"), assistant(2, "two"), user(3, "three"), assistant(4, "four")].map(recordLine);
+		lines[1] = "{not json\n";
+		const { records, problems } = parseSessionLog(lines.join(""));
+		expect(problems.map((p) => [p.line, p.code])).toEqual([[2, "INVALID_JSON"]]);
+		expect(new SessionTree(records).danglingRecords()).toEqual([{ seq: 3, parentSeq: 2 }]);
+		expect(shape(buildContext(records))).toEqual(["message:3 user three", "message:4 assistant four"]);
 	});
 });
 

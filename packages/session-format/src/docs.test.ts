@@ -13,7 +13,7 @@ const DOC = readFileSync(fileURLToPath(new URL("../../../docs/session-format.md"
 
 /** The fenced block right after `<!-- worked-example:{name} -->`. */
 function block(name: string): string {
-	const match = new RegExp(`<!-- worked-example:${name} -->\\n\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``).exec(DOC);
+	const match = new RegExp(`<!-- worked-example:${name} -->\\s*\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``).exec(DOC);
 	if (!match) throw new Error(`docs/session-format.md has no worked-example:${name} block`);
 	return match[1] as string;
 }

@@ -8,7 +8,7 @@ import * as api from "./index.js";
 const README = readFileSync(fileURLToPath(new URL("../README.md", import.meta.url)), "utf8");
 
 function block(marker: string): string {
-	const match = new RegExp(`<!-- ${marker} -->\\n\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``).exec(README);
+	const match = new RegExp(`<!-- ${marker} -->\\s*\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``).exec(README);
 	if (!match) throw new Error(`README.md has no ${marker} block`);
 	return match[1] as string;
 }
@@ -18,7 +18,10 @@ describe("README.md", () => {
 		const code = block("example");
 		const imports = /^import \{([^}]*)\} from "@agent\/session-format";\n/.exec(code);
 		if (!imports) throw new Error("the example must start with one import from @agent/session-format");
-		const names = (imports[1] as string).split(",").map((name) => name.trim());
+		const names = (imports[1] as string)
+			.split(",")
+			.map((name) => name.trim())
+			.filter((name) => name.length > 0);
 		const exports = api as Record<string, unknown>;
 		for (const name of names) expect(exports[name], `${name} is exported`).toBeDefined();
 		const printed: string[] = [];

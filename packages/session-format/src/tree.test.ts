@@ -86,42 +86,24 @@ describe("SessionTree with several branches and compactions on different branche
 });
 
 describe("SessionTree with missing records", () => {
-	it("dangling parents: a record whose parent is missing is reported, and bridged to the nearest earlier record", () => {
+	it("dangling parents: a record whose parent is not in the tree is reported, and its path stops there", () => {
 		// seq 3 is missing (a corrupt line skipped): 4's implicit parent dangles; 6 names the missing 2 explicitly.
 		const tree = new SessionTree([user(1, "a"), user(4, "d"), assistant(5, "e"), user(6, "f", { parentSeq: 2 })]);
 		expect(tree.danglingRecords()).toEqual([
 			{ seq: 4, parentSeq: 3 },
 			{ seq: 6, parentSeq: 2 },
 		]);
-		expect(seqs(tree.path(5))).toEqual([1, 4, 5]);
-		expect(seqs(tree.path(6))).toEqual([1, 6]);
-		expect(tree.parentOf(4)).toBe(1);
-		expect(tree.children(1)).toEqual([4, 6]);
-		expect(tree.leaves()).toEqual([5, 6]);
-		expect(tree.branchPoints()).toEqual([1]);
+		expect(seqs(tree.path(5))).toEqual([4, 5]);
+		expect(seqs(tree.path(6))).toEqual([6]);
+		expect(walkPath((seq) => tree.get(seq), 5)).toEqual({ path: [tree.get(4), tree.get(5)], missingParent: 3 });
+		expect(tree.leaves()).toEqual([1, 5, 6]);
+		expect(tree.roots()).toEqual([1]);
 	});
 
-	it("a record whose missing parent has nothing before it becomes a root", () => {
-		const tree = new SessionTree([user(2, "b"), user(3, "c")]);
-		expect(tree.roots()).toEqual([2]);
-		expect(seqs(tree.path())).toEqual([2, 3]);
-	});
-
-	it("walkPath stops at a missing parent, or bridges it like the tree when told the line was skipped", () => {
-		const records = new Map([1, 2, 4, 5].map((seq) => [seq, user(seq, `m${seq}`)]));
-		expect(walkPath((seq) => records.get(seq), 5)).toEqual({
-			path: [records.get(4), records.get(5)],
-			missingParent: 3,
-		});
-		const bridged = walkPath((seq) => records.get(seq), 5, { isSkipped: (seq) => seq === 3 });
-		expect(seqs(bridged.path)).toEqual([1, 2, 4, 5]);
-		expect(bridged.missingParent).toBeUndefined();
-		expect(seqs(new SessionTree(records.values()).path(5))).toEqual(seqs(bridged.path));
-	});
-
-	it("records given out of order are put in seq order", () => {
+	it("records given out of order form the same tree", () => {
 		const tree = new SessionTree([user(3, "c"), user(1, "a"), user(2, "b")]);
 		expect(seqs(tree.path())).toEqual([1, 2, 3]);
+		expect(tree.leaves()).toEqual([3]);
 		expect(tree.danglingRecords()).toEqual([]);
 	});
 
@@ -141,33 +123,40 @@ describe("SessionTree with missing records", () => {
 		expect(new SessionTree([user(1, "a")]).path(7)).toEqual([]);
 	});
 
-	it("a duplicate seq is ignored: the first record wins and no phantom branch appears", () => {
-		const tree = new SessionTree([user(1, "a"), user(2, "first"), user(2, "second")]);
-		expect(tree.get(2)).toMatchObject({ content: [{ text: "first" }] });
-		expect(tree.children(1)).toEqual([2]);
+	it("a duplicate seq: the later line wins and no phantom branch appears", () => {
+		const tree = new SessionTree([
+			user(1, "a"),
+			user(2, "first"),
+			user(2, "second", { parentSeq: null }),
+			user(3, "c"),
+		]);
+		expect(tree.get(2)).toMatchObject({ content: [{ text: "second" }] });
+		expect(tree.children(1)).toEqual([]);
+		expect(tree.roots()).toEqual([1, 2]);
 		expect(tree.branchPoints()).toEqual([]);
-		expect(tree.size).toBe(2);
+		expect(tree.leaves()).toEqual([1, 3]);
+		expect(tree.size).toBe(3);
 	});
 });
 
-describe("SessionTree and walkPath agree when lines are skipped", () => {
-	it("the path of every leaf is the same from the tree of a full read and from a walk that is told which lines were skipped", () => {
+describe("SessionTree and walkPath agree", () => {
+	it("the path of every leaf is the same from the tree and from walkPath over the same records, with lines missing", () => {
 		fc.assert(
 			fc.property(
 				sessionTree.chain((records) =>
 					fc.record({
 						records: fc.constant(records),
-						skipped: fc.uniqueArray(fc.integer({ min: 1, max: records.length }), { maxLength: 5 }),
+						missing: fc.uniqueArray(fc.integer({ min: 1, max: records.length }), { maxLength: 5 }),
 					}),
 				),
-				({ records, skipped }) => {
-					const skippedSet = new Set(skipped);
-					const kept = records.filter((record) => !skippedSet.has(record.seq));
-					const tree = new SessionTree(kept);
+				({ records, missing }) => {
+					const tree = new SessionTree(records.filter((record) => !missing.includes(record.seq)));
 					for (const leaf of tree.leaves()) {
-						const walked = walkPath((seq) => tree.get(seq), leaf, { isSkipped: (seq) => skippedSet.has(seq) });
+						const walked = walkPath((seq) => tree.get(seq), leaf);
 						expect(seqs(walked.path)).toEqual(seqs(tree.path(leaf)));
-						expect(walked.missingParent).toBeUndefined();
+						const first = walked.path[0];
+						const parent = first ? parentSeqOf(first) : null;
+						expect(walked.missingParent).toBe(parent === null ? undefined : parent);
 					}
 				},
 			),
