@@ -1,7 +1,7 @@
 import type { ContentBlock } from "@agent/session-format";
 import { activePath } from "./active-path.js";
 import type { ExportInfo, RecordSource } from "./record-source.js";
-import { base64Bytes, headerFacts, type TranscriptItem, transcriptItem } from "./transcript-items.js";
+import { base64Bytes, headerFacts, hiddenNote, type TranscriptItem, transcriptItem } from "./transcript-items.js";
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
 h1{font-size:1.5rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem;color:#555}dt{font-weight:600}
@@ -26,12 +26,15 @@ export async function* htmlChunks(source: RecordSource, info: ExportInfo): Async
 	const { onPath, total } = await activePath(source, info.leafSeq);
 	const { title, facts } = headerFacts(info);
 	yield `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="${CSP}">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n<h1>${escapeHtml(title)}</h1>\n<dl>${facts.map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`).join("")}</dl>\n`;
+	let custom = 0;
 	for await (const record of source()) {
 		if (!onPath.has(record.seq)) continue;
-		yield `${htmlItem(transcriptItem(record))}\n`;
+		const item = transcriptItem(record);
+		if (item) yield `${htmlItem(item)}\n`;
+		else custom++;
 	}
-	const hidden = total - onPath.size;
-	if (hidden > 0) yield `<p class="note">${hidden} record${hidden === 1 ? "" : "s"} on other branches not shown.</p>\n`;
+	const note = hiddenNote(total - onPath.size, custom);
+	if (note) yield `<p class="note">${escapeHtml(note)}</p>\n`;
 	yield "</body>\n</html>\n";
 }
 

@@ -1,7 +1,7 @@
 import type { ContentBlock } from "@agent/session-format";
 import { activePath } from "./active-path.js";
 import type { ExportInfo, RecordSource } from "./record-source.js";
-import { base64Bytes, headerFacts, type TranscriptItem, transcriptItem } from "./transcript-items.js";
+import { base64Bytes, headerFacts, hiddenNote, type TranscriptItem, transcriptItem } from "./transcript-items.js";
 
 /**
  * A Markdown transcript of the active branch, one chunk per record: messages with their
@@ -12,12 +12,15 @@ export async function* markdownChunks(source: RecordSource, info: ExportInfo): A
 	const { onPath, total } = await activePath(source, info.leafSeq);
 	const { title, facts } = headerFacts(info);
 	yield `# ${oneLine(title)}\n\n${facts.map(([key, value]) => `- **${key}:** ${oneLine(value)}`).join("\n")}\n`;
+	let custom = 0;
 	for await (const record of source()) {
 		if (!onPath.has(record.seq)) continue;
-		yield `\n${markdownItem(transcriptItem(record))}`;
+		const item = transcriptItem(record);
+		if (item) yield `\n${markdownItem(item)}`;
+		else custom++;
 	}
-	const hidden = total - onPath.size;
-	if (hidden > 0) yield `\n---\n\n*${hidden} record${hidden === 1 ? "" : "s"} on other branches not shown.*\n`;
+	const note = hiddenNote(total - onPath.size, custom);
+	if (note) yield `\n---\n\n*${note}*\n`;
 }
 
 function markdownItem(item: TranscriptItem): string {

@@ -1,9 +1,11 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { RecordInput } from "@agent/session-format";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { convertSession } from "../convert.js";
 import { convertPi } from "../formats/pi-import.js";
 import { collect } from "../testing/test-collect.js";
 import { firstTexts, normaliseOurs, normalisePi, ourContext, storedRecords } from "../testing/test-context.js";
@@ -15,6 +17,7 @@ import {
 	writeLinearPiSession,
 	writeLines,
 } from "../testing/test-pi-sessions.js";
+import type { ConvertOptions } from "../types.js";
 import { piExportLines } from "./pi-export.js";
 import { recordsFrom } from "./record-source.js";
 
@@ -122,5 +125,34 @@ describe("ours → pi", () => {
 		];
 		const path = await exportToPiFile(inputs);
 		expect(piContextOf(path)).toEqual(normaliseOurs(ourContext(inputs)));
+	});
+});
+
+describe("other formats → ours → pi: pi builds the same context as ours", () => {
+	const fixtures = fileURLToPath(new URL("../../test/fixtures/", import.meta.url));
+	const cases: Array<[string, string, ConvertOptions]> = [
+		["codex", "codex/rollout-2025-09-01T10-00-00-5f1c2a3b-0000-4000-8000-00000000c0de.jsonl", {}],
+		["claude", "claude/7c0e1d2f-3333-4c4c-9d9d-00000000c1a0.jsonl", {}],
+		["rfc0064", "rfc0064/sessions/crab_user_3.jsonl", {}],
+		["fern", "fern/sessions/telegram_12345_user_67890/session.jsonl", {}],
+	];
+	for (const [name, file, options] of cases) {
+		it(name, async () => {
+			const converted = convertSession(readFileSync(join(fixtures, file), "utf8").split("\n"), {
+				...options,
+				sourcePath: join(fixtures, file),
+			});
+			const path = await exportToPiFile(converted.records);
+			const ours = normaliseOurs(ourContext(converted.records));
+			expect(ours.messages.length).toBeGreaterThan(1);
+			expect(piContextOf(path).messages).toEqual(ours.messages);
+		});
+	}
+
+	it("the pi header takes the cwd an import kept", async () => {
+		const file = join(fixtures, "codex/rollout-2025-09-01T10-00-00-5f1c2a3b-0000-4000-8000-00000000c0de.jsonl");
+		const converted = convertSession(readFileSync(file, "utf8").split("\n"));
+		const path = await exportToPiFile(converted.records);
+		expect(SessionManager.open(path, dir).getHeader()?.cwd).toBe("/home/dev/app");
 	});
 });

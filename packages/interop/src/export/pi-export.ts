@@ -16,7 +16,7 @@ import type { ExportInfo, RecordSource } from "./record-source.js";
 export interface PiExportOptions {
 	/** The pi session id to write in the header; default a new UUID. */
 	piSessionId?: string;
-	/** The header's cwd; default the cwd of an imported pi header, else the process's. */
+	/** The header's cwd; default the cwd an import kept (pi header, Codex meta, Claude Code envelope), else the process's. */
 	cwd?: string;
 }
 
@@ -72,7 +72,7 @@ export async function* piExportLines(
 			continue;
 		}
 		if (!headerWritten) {
-			yield headerLine(info, options, options.cwd);
+			yield headerLine(info, options, options.cwd ?? importedCwd(record));
 			headerWritten = true;
 		}
 		const base = { id: piEntryId(record.seq), parentId: idOf(parent), timestamp: record.timestamp };
@@ -219,6 +219,12 @@ function keptPiEntry(customType: string, data: unknown): Record<string, unknown>
 	if (type === "session") return undefined;
 	const isBash = type === "bashExecution" && data.type === "message";
 	return data.type === type || isBash ? data : undefined;
+}
+
+/** The cwd an import kept in its first record (Codex session_meta, Claude Code envelope), if any. */
+function importedCwd(record: StoredRecord): string | undefined {
+	if (record.recordType !== "custom" || !isObject(record.data)) return undefined;
+	return typeof record.data.cwd === "string" ? record.data.cwd : undefined;
 }
 
 function isImportedPiHeader(record: StoredRecord): record is CustomRecord {

@@ -56,6 +56,7 @@ const INPUTS: RecordInput[] = [
 	},
 	{ recordType: "message", role: "assistant", content: text("Abandoned answer"), parentSeq: 5 },
 	{ recordType: "message", role: "assistant", content: text("Final answer"), parentSeq: 6 },
+	{ recordType: "custom", customType: "my-extension", data: { secret: "extension state" } },
 ];
 const source = recordsFrom(storedRecords(INPUTS));
 
@@ -72,7 +73,10 @@ describe("Markdown transcript", () => {
 		expect(md).toContain("### Compaction (99 tokens before; kept from #2)");
 		expect(md).toContain("Final answer");
 		expect(md).not.toContain("Abandoned answer");
-		expect(md).toContain("*1 record on other branches not shown.*");
+		expect(md).toContain(
+			"*Not shown: 1 record on other branches; 1 custom record (extension data, source lines kept as data).*",
+		);
+		expect(md).not.toContain("extension state");
 	});
 
 	it("fences are longer than any backtick run inside them", async () => {

@@ -15,8 +15,8 @@ export type TranscriptItem =
 	| { kind: "custom_message"; seq: number; timestamp: string; customType: string; blocks: ContentBlock[] }
 	| { kind: "note"; seq: number; timestamp: string; text: string };
 
-/** A record as a transcript item. */
-export function transcriptItem(record: StoredRecord): TranscriptItem {
+/** A record as a transcript item; undefined for custom records (extension state, imported lines kept as data). */
+export function transcriptItem(record: StoredRecord): TranscriptItem | undefined {
 	const { seq, timestamp } = record;
 	switch (record.recordType) {
 		case "message": {
@@ -82,7 +82,7 @@ export function transcriptItem(record: StoredRecord): TranscriptItem {
 					: `Label cleared on #${record.targetSeq}`,
 			};
 		case "custom":
-			return { kind: "note", seq, timestamp, text: `Custom record: ${record.customType}` };
+			return undefined;
 		case "opaque":
 			return { kind: "note", seq, timestamp, text: `Unread record (${record.declaredType}): ${record.reason}` };
 	}
@@ -110,4 +110,13 @@ export function headerFacts(info: {
 	if (info.model) facts.push(["Model", info.model]);
 	if (info.importedFrom) facts.push(["Imported from", `${info.importedFrom.format} ${info.importedFrom.sourceId}`]);
 	return { title: info.name || `Session ${info.id}`, facts };
+}
+
+/** The closing note of a transcript: what it leaves out. */
+export function hiddenNote(otherBranches: number, custom: number): string | undefined {
+	const parts: string[] = [];
+	if (otherBranches > 0) parts.push(`${otherBranches} record${otherBranches === 1 ? "" : "s"} on other branches`);
+	if (custom > 0)
+		parts.push(`${custom} custom record${custom === 1 ? "" : "s"} (extension data, source lines kept as data)`);
+	return parts.length > 0 ? `Not shown: ${parts.join("; ")}.` : undefined;
 }
