@@ -7,6 +7,8 @@ export interface BackwardPathOptions {
 	leafSeq: number;
 	/** Stop at the latest compaction's firstKeptSeq instead of walking on to the root. */
 	stopAtCompaction: boolean;
+	/** When the leaf's line is unreadable, start from the nearest earlier record instead of returning nothing. */
+	leafFallsBack?: boolean;
 	end: number;
 	chunkBytes?: number;
 	onProblem?: (problem: RecordProblem) => void;
@@ -18,13 +20,13 @@ export interface BackwardPathOptions {
  * with `stopAtCompaction`, back to the firstKeptSeq of the latest compaction on the path (or the
  * root when there is none) — everything the context needs, so the cost follows the live context
  * and not the file. Returns what `keep` makes of each record on the path, root → leaf; empty
- * when the leaf itself is not a readable record.
+ * when the leaf itself is not a readable record (unless `leafFallsBack`).
  *
  * Gives the path SessionTree gives after a full read, for every log whose seqs rise line by line
- * (every log a store writes, bad lines included): a parent whose line was skipped is bridged to
- * the nearest earlier record, which, reading backwards, is simply the next record met below it.
- * A log whose seqs go backwards or repeat is corrupt (verify reports it); the walk then takes the
- * latest line for a seq.
+ * (every log a store writes, damaged lines included): the latest line of a seq wins, and a
+ * parent whose line is unreadable ends the path — reading backwards, meeting a record below the
+ * seq needed means that seq is not there. A log whose seqs go backwards is corrupt (verify
+ * reports it); the walk does not read it all to look further.
  */
 export async function walkPathBackward<T>(
 	fd: number,
@@ -44,9 +46,11 @@ export async function walkPathBackward<T>(
 			if (outcome.kind !== "record") continue;
 			const record = outcome.record;
 			if (record.seq > need) continue;
-			// Below `need`: the record `need` names is missing. The leaf must exist; a parent is bridged.
-			if (record.seq < need && reversed.length === 0) return reversed;
-			if (floor !== undefined && record.seq < floor) return reversed.reverse();
+			if (record.seq < need) {
+				// The seq needed is not in the log. A missing parent ends the path; a missing default
+				// leaf falls back to the last readable record (SessionTree.activeLeaf), which this is.
+				if (reversed.length > 0 || !options.leafFallsBack) return reversed.reverse();
+			}
 			reversed.push(keep(record, raw));
 			if (options.stopAtCompaction && floor === undefined && record.recordType === "compaction") {
 				floor = record.firstKeptSeq;

@@ -17,7 +17,7 @@ export async function resumeSession(
 			`cannot open session ${metadata.id} at seq ${String(leafSeq)}: it holds seqs 1..${metadata.lastSeq}`,
 		);
 	}
-	const walk = async (leaf: number) =>
+	const walk = async (leaf: number, leafFallsBack = false) =>
 		view.fd === undefined || leaf === 0
 			? []
 			: await walkPathBackward(
@@ -25,6 +25,7 @@ export async function resumeSession(
 					{
 						leafSeq: leaf,
 						stopAtCompaction: true,
+						leafFallsBack,
 						end: view.state.size,
 						chunkBytes: read.chunkBytes,
 						onProblem: options.onProblem,
@@ -32,13 +33,15 @@ export async function resumeSession(
 					},
 					(record) => record,
 				);
-	let path = await walk(leafSeq);
+	const moved = options.leafSeq === undefined && leafSeq !== metadata.lastSeq;
+	// The default leaf is the last readable record (as SessionTree.activeLeaf), even when the last line is damaged.
+	let path = await walk(leafSeq, options.leafSeq === undefined && !moved);
 	if (path.length === 0 && leafSeq > 0) {
 		if (options.leafSeq !== undefined) {
 			throw invalidArgument(`cannot open session ${metadata.id} at seq ${leafSeq}: no readable record has that seq`);
 		}
 		// A moved leaf whose line is unreadable: fall back to the last record, as SessionTree.activeLeaf does.
-		if (leafSeq !== metadata.lastSeq) path = await walk(metadata.lastSeq);
+		if (moved) path = await walk(metadata.lastSeq, true);
 	}
 	const model = modelDefault(metadata.model);
 	const context = buildContextFromPath(path, {
