@@ -1,1 +1,13 @@
-export {};
+export { type AppOptions, createApp } from "./app.js";
+export { attachEventSockets, type EventSocketOptions, type EventSockets } from "./event-sockets.js";
+export { type ErrorBody, HttpError, toHttpError } from "./http-error.js";
+export { type JobDescription, type JobRunReport, JobScheduler } from "./scheduler.js";
+export {
+	EVENTS_PROTOCOL,
+	isLoopbackHost,
+	MIN_TOKEN_LENGTH,
+	resolveToken,
+	TOKEN_ENV,
+	TOKEN_PROTOCOL_PREFIX,
+} from "./security.js";
+export { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, type ServerOptions, startServer } from "./server.js";

@@ -1,0 +1,113 @@
+import type { AgentSessions } from "@agent/session";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { HttpError, toHttpError } from "./http-error.js";
+import type { ModelCatalog } from "./model-catalog.js";
+import { registerHealthRoutes } from "./routes/health.js";
+import { registerJobRoutes } from "./routes/jobs.js";
+import { registerMessageRoutes } from "./routes/messages.js";
+import { registerSessionActionRoutes } from "./routes/session-actions.js";
+import { registerSessionReadRoutes } from "./routes/session-reads.js";
+import { registerSessionRoutes } from "./routes/sessions.js";
+import { registerWebPageRoutes } from "./routes/web-page.js";
+import type { JobScheduler } from "./scheduler.js";
+import { type AccessPolicy, bearerToken, refuseRequest, tokenMatches } from "./security.js";
+import type { WebAssets } from "./web-assets.js";
+
+export interface AppOptions {
+	runtime: AgentSessions;
+	policy: AccessPolicy;
+	/** The largest request body accepted, in bytes; larger ones get a 413. */
+	bodyLimitBytes: number;
+	scheduler: JobScheduler;
+	assets: WebAssets;
+	models: ModelCatalog;
+	/** Where unexpected (5xx) errors are reported. */
+	logError: (error: unknown) => void;
+}
+
+/** What the route modules share. */
+export type RouteDeps = Pick<AppOptions, "runtime" | "models" | "scheduler" | "assets">;
+
+/** The Hono app: access guards, CORS (only when configured), the token check, the body limit, and the routes. */
+export function createApp(options: AppOptions): Hono {
+	const app = new Hono();
+	const { policy } = options;
+
+	app.use("*", async (c, next) => {
+		const refused = refuseRequest(policy, { host: c.req.header("host"), origin: c.req.header("origin") });
+		if (refused) throw new HttpError(refused.status, refused.code, refused.message);
+		await next();
+	});
+
+	if (policy.corsOrigins.length > 0) {
+		app.use(
+			"/api/*",
+			cors({
+				origin: (origin) => (policy.corsOrigins.includes(origin) ? origin : null),
+				allowMethods: ["GET", "POST", "PATCH", "DELETE"],
+				allowHeaders: ["Authorization", "Content-Type"],
+				maxAge: 600,
+			}),
+		);
+	}
+
+	if (policy.token) {
+		const token = policy.token;
+		app.use("/api/*", async (c, next) => {
+			if (!tokenMatches(bearerToken(c.req.header("authorization")), token)) {
+				c.header("WWW-Authenticate", 'Bearer realm="agent-sessions"');
+				throw new HttpError(
+					401,
+					"UNAUTHORIZED",
+					"agent-sessions-server: this server needs `Authorization: Bearer <token>` (the token from AGENT_SERVER_TOKEN or config.yaml's server.token)",
+				);
+			}
+			await next();
+		});
+	}
+
+	app.use(
+		"/api/*",
+		bodyLimit({
+			maxSize: options.bodyLimitBytes,
+			onError: () => {
+				throw new HttpError(
+					413,
+					"BODY_TOO_LARGE",
+					`agent-sessions-server: the request body is larger than ${options.bodyLimitBytes} bytes (server.body_limit_bytes in config.yaml)`,
+				);
+			},
+		}),
+	);
+
+	const deps: RouteDeps = {
+		runtime: options.runtime,
+		models: options.models,
+		scheduler: options.scheduler,
+		assets: options.assets,
+	};
+	registerHealthRoutes(app);
+	registerSessionRoutes(app, deps);
+	registerSessionReadRoutes(app, deps);
+	registerMessageRoutes(app, deps);
+	registerSessionActionRoutes(app, deps);
+	registerJobRoutes(app, deps);
+	registerWebPageRoutes(app, deps);
+
+	app.notFound((c) =>
+		c.json(
+			new HttpError(404, "NOT_FOUND", `agent-sessions-server: no route for ${c.req.method} ${c.req.path}`).toBody(),
+			404,
+		),
+	);
+
+	app.onError((error, c) => {
+		const httpError = toHttpError(error);
+		if (httpError.status >= 500) options.logError(error);
+		return c.json(httpError.toBody(), httpError.status as 400);
+	});
+
+	return app;
+}

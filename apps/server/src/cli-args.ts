@@ -1,0 +1,53 @@
+import { parseArgs } from "node:util";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./server.js";
+
+export interface CliArgs {
+	home?: string;
+	host: string;
+	port: number;
+	help: boolean;
+	version: boolean;
+}
+
+export const USAGE = `Usage: agent-sessions-server [--home DIR] [--host ${DEFAULT_HOST}] [--port ${DEFAULT_PORT}]
+
+Serves the session API (HTTP + WebSocket) and the web page over the session store.
+
+Options:
+  --home DIR    the store (default $AGENT_HOME, else ~/.agent)
+  --host HOST   the address to bind (default ${DEFAULT_HOST}); any non-loopback host needs a token
+                in AGENT_SERVER_TOKEN or config.yaml's server.token
+  --port PORT   the port (default ${DEFAULT_PORT}); 0 picks a free one
+  --help        show this help
+  --version     show the version
+
+The first line on stdout is \`listening on http://HOST:PORT\`.`;
+
+/** Parses the command line; throws an Error whose message says what is wrong. */
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+	const { values } = parseArgs({
+		args: [...argv],
+		options: {
+			home: { type: "string" },
+			host: { type: "string" },
+			port: { type: "string" },
+			help: { type: "boolean", short: "h" },
+			version: { type: "boolean", short: "v" },
+		},
+		strict: true,
+		allowPositionals: false,
+	});
+	const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
+	if (!/^\d+$/.test(values.port ?? "0") || !Number.isInteger(port) || port < 0 || port > 65535) {
+		throw new Error(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(values.port)}`);
+	}
+	const host = values.host ?? DEFAULT_HOST;
+	if (host.length === 0) throw new Error("--host cannot be empty");
+	return {
+		...(values.home ? { home: values.home } : {}),
+		host,
+		port,
+		help: values.help ?? false,
+		version: values.version ?? false,
+	};
+}

@@ -1,0 +1,182 @@
+import type http from "node:http";
+import type { Duplex } from "node:stream";
+import type { AgentSessions, SessionEvent } from "@agent/session";
+import { isAgentSessionError, isSessionId } from "@agent/session-format";
+import { type WebSocket, WebSocketServer } from "ws";
+import {
+	type AccessPolicy,
+	bearerToken,
+	EVENTS_PROTOCOL,
+	refuseRequest,
+	tokenFromProtocols,
+	tokenMatches,
+} from "./security.js";
+
+/** Event types the all-sessions feed carries: what a session list needs, without replies or records. */
+const FEED_TYPES = new Set<SessionEvent["type"]>([
+	"session.created",
+	"session.updated",
+	"session.deleted",
+	"turn.queued",
+	"turn.started",
+	"turn.completed",
+	"turn.failed",
+	"compaction.started",
+	"compaction.completed",
+	"compaction.failed",
+]);
+
+const SESSION_EVENTS_PATH = /^\/api\/sessions\/([^/]*)\/events$/;
+const FEED_PATH = "/api/events";
+const HEARTBEAT_MS = 30_000;
+
+export interface EventSocketOptions {
+	runtime: AgentSessions;
+	policy: AccessPolicy;
+	/** A client that falls this many bytes behind is disconnected instead of buffering without bound. */
+	maxBufferedBytes?: number;
+}
+
+export interface EventSockets {
+	/** Open WebSocket connections. */
+	readonly size: number;
+	close(): void;
+}
+
+/**
+ * Serves the WebSockets on the HTTP server's upgrade requests:
+ * - GET /api/sessions/:id/events: every runtime event of one session, reply deltas included;
+ * - GET /api/events: session lifecycle and turn progress of every session (no deltas, no records).
+ * Each socket first sends `{ "type": "subscribed", "sessionId"? }`, then one JSON event per message.
+ * The same checks as the HTTP API apply: Host/Origin guards, the token (header or `bearer.<base64url>`
+ * subprotocol), a ULID id (400) of a session that exists (404).
+ */
+export function attachEventSockets(server: http.Server, options: EventSocketOptions): EventSockets {
+	const { runtime, policy } = options;
+	const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+	const wss = new WebSocketServer({
+		noServer: true,
+		maxPayload: 64 * 1024,
+		handleProtocols: (protocols) => (protocols.has(EVENTS_PROTOCOL) ? EVENTS_PROTOCOL : false),
+	});
+	const alive = new WeakSet<WebSocket>();
+
+	server.on("upgrade", (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+		socket.on("error", () => socket.destroy());
+		upgrade(request, socket, head).catch(() => reject(socket, 500, "INTERNAL", "the upgrade failed"));
+	});
+
+	async function upgrade(request: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+		const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
+		const match = SESSION_EVENTS_PATH.exec(pathname);
+		if (!match && pathname !== FEED_PATH) return reject(socket, 404, "NOT_FOUND", `no WebSocket at ${pathname}`);
+		const refused = refuseRequest(policy, { host: request.headers.host, origin: request.headers.origin });
+		if (refused) return reject(socket, refused.status, refused.code, refused.message);
+		if (policy.token) {
+			const protocols = (request.headers["sec-websocket-protocol"] ?? "").split(",").map((item) => item.trim());
+			const presented = bearerToken(request.headers.authorization) ?? tokenFromProtocols(protocols);
+			if (!tokenMatches(presented, policy.token)) {
+				return reject(socket, 401, "UNAUTHORIZED", "this server needs a bearer token");
+			}
+		}
+		let sessionId: string | undefined;
+		if (match) {
+			const raw = decodeSegment(match[1] ?? "");
+			const shown = JSON.stringify(raw.slice(0, 64));
+			if (!isSessionId(raw)) return reject(socket, 400, "INVALID_SESSION_ID", `${shown} is not a session id`);
+			try {
+				await runtime.metadata(raw);
+			} catch (error) {
+				if (isAgentSessionError(error, "SESSION_NOT_FOUND")) {
+					return reject(socket, 404, "SESSION_NOT_FOUND", `session ${raw} was not found`);
+				}
+				throw error;
+			}
+			sessionId = raw;
+		}
+		wss.handleUpgrade(request, socket, head, (ws) => connect(ws, sessionId));
+	}
+
+	function connect(ws: WebSocket, sessionId: string | undefined): void {
+		alive.add(ws);
+		ws.on("pong", () => alive.add(ws));
+		ws.on("error", () => ws.terminate());
+		const send = (payload: unknown) => {
+			if (ws.readyState !== ws.OPEN) return;
+			if (ws.bufferedAmount > maxBuffered) {
+				ws.terminate();
+				return;
+			}
+			ws.send(JSON.stringify(payload));
+		};
+		const unsubscribe = sessionId
+			? runtime.subscribe(send, { sessionId })
+			: runtime.subscribe((event) => {
+					if (FEED_TYPES.has(event.type)) send(feedEvent(event));
+				});
+		ws.on("close", unsubscribe);
+		send(sessionId ? { type: "subscribed", sessionId } : { type: "subscribed" });
+	}
+
+	const heartbeat = setInterval(() => {
+		for (const ws of wss.clients) {
+			if (!alive.has(ws)) {
+				ws.terminate();
+				continue;
+			}
+			alive.delete(ws);
+			ws.ping();
+		}
+	}, HEARTBEAT_MS);
+	heartbeat.unref();
+
+	return {
+		get size() {
+			return wss.clients.size;
+		},
+		close() {
+			clearInterval(heartbeat);
+			for (const ws of wss.clients) ws.close(1001, "server shutting down");
+			wss.close();
+		},
+	};
+}
+
+/** The feed carries turn outcomes without their records, which can be large. */
+function feedEvent(
+	event: SessionEvent,
+): SessionEvent | Omit<Extract<SessionEvent, { type: "turn.completed" }>, "records"> {
+	if (event.type === "turn.completed") return { type: event.type, sessionId: event.sessionId, turnId: event.turnId };
+	return event;
+}
+
+function decodeSegment(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		return segment;
+	}
+}
+
+const REASONS: Record<number, string> = {
+	400: "Bad Request",
+	401: "Unauthorized",
+	403: "Forbidden",
+	404: "Not Found",
+	500: "Internal Server Error",
+};
+
+/** Answers an upgrade request with a plain HTTP error and closes the socket. */
+function reject(socket: Duplex, status: number, code: string, message: string): void {
+	if (!socket.writable) return;
+	const prefixed = message.startsWith("agent-sessions-server:") ? message : `agent-sessions-server: ${message}`;
+	const body = JSON.stringify({ error: { code, message: prefixed } });
+	socket.end(
+		`HTTP/1.1 ${status} ${REASONS[status] ?? "Error"}\r\n` +
+			"Content-Type: application/json; charset=utf-8\r\n" +
+			`Content-Length: ${Buffer.byteLength(body)}\r\n` +
+			(status === 401 ? 'WWW-Authenticate: Bearer realm="agent-sessions"\r\n' : "") +
+			"Connection: close\r\n\r\n" +
+			body,
+	);
+}

@@ -1,0 +1,57 @@
+import { isAgentSessionError } from "@agent/session-format";
+
+/** The JSON body of every error response: `{ error: { code, message, issues? } }`. */
+export interface ErrorBody {
+	error: { code: string; message: string; issues?: Array<{ path: string; message: string }> };
+}
+
+/** An error that carries its HTTP status; thrown by handlers and rendered by the app's error handler. */
+export class HttpError extends Error {
+	readonly status: number;
+	readonly code: string;
+	readonly issues: Array<{ path: string; message: string }> | undefined;
+
+	constructor(
+		status: number,
+		code: string,
+		message: string,
+		options: { issues?: Array<{ path: string; message: string }>; cause?: unknown } = {},
+	) {
+		super(message, { cause: options.cause });
+		this.name = "HttpError";
+		this.status = status;
+		this.code = code;
+		this.issues = options.issues;
+	}
+
+	toBody(): ErrorBody {
+		return {
+			error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) },
+		};
+	}
+}
+
+/** The HTTP status for each runtime error code: what the caller did wrong is 4xx, what failed here is 5xx. */
+const STATUS_BY_CODE: Record<string, number> = {
+	INVALID_SESSION_ID: 400,
+	INVALID_RECORD: 400,
+	INVALID_ARGUMENT: 400,
+	MODEL_NOT_FOUND: 400,
+	SESSION_NOT_FOUND: 404,
+	SESSION_LOCKED: 409,
+	ABORTED: 503,
+	COMPACTION_FAILED: 502,
+	CORRUPT_RECORD: 500,
+	STORAGE_FAILURE: 500,
+};
+
+/** Maps anything thrown to an HttpError; unknown errors become a 500 without internals in the message. */
+export function toHttpError(error: unknown): HttpError {
+	if (error instanceof HttpError) return error;
+	if (isAgentSessionError(error)) {
+		return new HttpError(STATUS_BY_CODE[error.code] ?? 500, error.code, error.message, { cause: error });
+	}
+	return new HttpError(500, "INTERNAL", "agent-sessions-server: the request failed unexpectedly; see the server log", {
+		cause: error,
+	});
+}

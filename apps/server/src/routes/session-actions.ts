@@ -1,0 +1,36 @@
+import type { Hono } from "hono";
+import type { RouteDeps } from "../app.js";
+import { jsonBody, sessionIdParam } from "../request-input.js";
+import { branchBody, compactBody, forkBody } from "../schemas.js";
+
+/** Compact now, fork into a new session, or move the active leaf (branch). */
+export function registerSessionActionRoutes(app: Hono, { runtime, models }: RouteDeps): void {
+	app.post("/api/sessions/:id/compact", async (c) => {
+		const id = sessionIdParam(c);
+		const body = await jsonBody(c, compactBody);
+		if (body.model) models.check(body.model);
+		await runtime.metadata(id);
+		const record = await runtime.compact(id, {
+			...(body.model ? { model: body.model } : {}),
+			...(body.customInstructions ? { customInstructions: body.customInstructions } : {}),
+			...(body.keepRecentTokens !== undefined ? { keepRecentTokens: body.keepRecentTokens } : {}),
+		});
+		return c.json({ sessionId: id, compacted: record !== undefined, ...(record ? { record } : {}) });
+	});
+
+	app.post("/api/sessions/:id/fork", async (c) => {
+		const id = sessionIdParam(c);
+		const body = await jsonBody(c, forkBody);
+		const metadata = await runtime.fork(id, {
+			...(body.atSeq !== undefined ? { atSeq: body.atSeq } : {}),
+			...(body.name ? { name: body.name } : {}),
+		});
+		return c.json(metadata, 201, { Location: `/api/sessions/${metadata.id}` });
+	});
+
+	app.post("/api/sessions/:id/branch", async (c) => {
+		const id = sessionIdParam(c);
+		const body = await jsonBody(c, branchBody);
+		return c.json(await runtime.branch(id, body.atSeq));
+	});
+}

@@ -1,0 +1,125 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { AgentSessions, type ResolvedModel, resolveModel } from "@agent/session";
+import { getRequestListener } from "@hono/node-server";
+import { createApp } from "./app.js";
+import { attachEventSockets, type EventSockets } from "./event-sockets.js";
+import { createModelCatalog } from "./model-catalog.js";
+import { type JobRunReport, JobScheduler } from "./scheduler.js";
+import { type AccessPolicy, assertSafeBind, resolveToken } from "./security.js";
+import { loadWebAssets } from "./web-assets.js";
+
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 4317;
+
+export interface ServerOptions {
+	/** The store home (default $AGENT_HOME, else ~/.agent); ignored when `runtime` is given. */
+	home?: string;
+	/** Default 127.0.0.1. Any non-loopback host needs a token. */
+	host?: string;
+	/** Default 4317; 0 picks a free port. */
+	port?: number;
+	/** A runtime to serve instead of opening one at `home`; the caller owns it. */
+	runtime?: AgentSessions;
+	/** The bearer token; default $AGENT_SERVER_TOKEN, else config.yaml's server.token. */
+	token?: string;
+	/** Origins allowed cross-origin; default config.yaml's server.cors_origins (none). */
+	corsOrigins?: string[];
+	/** Default config.yaml's server.body_limit_bytes. */
+	bodyLimitBytes?: number;
+	/** Resolves model names the way the runtime does (pass the same resolver given to the runtime). */
+	resolveModel?: (name: string) => ResolvedModel;
+	/** Directory of the built web page; default dist/web. */
+	webRoot?: string;
+	/** Start the config's scheduled jobs (default true). */
+	scheduleJobs?: boolean;
+	env?: NodeJS.ProcessEnv;
+	/** Where the server reports scheduled runs and unexpected errors; default stderr. */
+	log?: (line: string) => void;
+}
+
+export interface RunningServer {
+	/** http://HOST:PORT, with the port actually bound. */
+	url: string;
+	host: string;
+	port: number;
+	runtime: AgentSessions;
+	scheduler: JobScheduler;
+	/** Whether API requests need a bearer token. */
+	requiresToken: boolean;
+	/** Stops scheduling, closes sockets and connections, and waits for running turns to finish. */
+	close(): Promise<void>;
+}
+
+/** Opens the runtime (unless given), checks the bind is safe, and listens. Resolves once listening. */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+	const host = options.host ?? DEFAULT_HOST;
+	const port = options.port ?? DEFAULT_PORT;
+	const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+	const ownsRuntime = !options.runtime;
+	const runtime = options.runtime ?? (await AgentSessions.open(options.home ? { home: options.home } : {}));
+	const serverConfig = runtime.config.server;
+	const token = options.token ?? resolveToken(serverConfig.token, options.env ?? process.env);
+	assertSafeBind(host, token);
+	const policy: AccessPolicy = { token, corsOrigins: options.corsOrigins ?? serverConfig.corsOrigins };
+	const scheduler = new JobScheduler(runtime, runtime.config.jobs, (report) => logJobRun(log, report));
+
+	const app = createApp({
+		runtime,
+		policy,
+		bodyLimitBytes: options.bodyLimitBytes ?? serverConfig.bodyLimitBytes,
+		scheduler,
+		assets: loadWebAssets(options.webRoot),
+		models: createModelCatalog(options.resolveModel ?? resolveModel),
+		logError: (error) => log(`agent-sessions-server: request failed: ${(error as Error)?.stack ?? String(error)}`),
+	});
+	const server = http.createServer(getRequestListener(app.fetch));
+	const sockets: EventSockets = attachEventSockets(server, { runtime, policy });
+
+	await new Promise<void>((resolve, reject) => {
+		server.once("error", reject);
+		server.listen(port, host, () => {
+			server.off("error", reject);
+			resolve();
+		});
+	});
+	if (options.scheduleJobs !== false) scheduler.start();
+
+	const bound = (server.address() as AddressInfo).port;
+	let closing: Promise<void> | undefined;
+	return {
+		url: `http://${urlHost(host)}:${bound}`,
+		host,
+		port: bound,
+		runtime,
+		scheduler,
+		requiresToken: token !== undefined,
+		close() {
+			closing ??= (async () => {
+				scheduler.stop();
+				sockets.close();
+				const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+				server.closeIdleConnections();
+				await runtime.idle();
+				server.closeAllConnections();
+				await closed;
+				if (ownsRuntime) await runtime.idle();
+			})();
+			return closing;
+		},
+	};
+}
+
+function urlHost(host: string): string {
+	return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+function logJobRun(log: (line: string) => void, report: JobRunReport): void {
+	if (report.error) {
+		log(
+			`agent-sessions-server: job ${report.jobId} failed: ${(report.error as Error)?.message ?? String(report.error)}`,
+		);
+	} else {
+		log(`agent-sessions-server: job ${report.jobId} ran in session ${report.sessionId}`);
+	}
+}

@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseCliArgs } from "../src/cli-args.js";
+
+const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+	for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+	const child = spawn(process.execPath, [BIN, ...args], {
+		env: { PATH: process.env.PATH, HOME: os.tmpdir(), ...env },
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	children.push(child);
+	let stdout = "";
+	let stderr = "";
+	child.stdout?.on("data", (chunk) => {
+		stdout += chunk;
+	});
+	child.stderr?.on("data", (chunk) => {
+		stderr += chunk;
+	});
+	const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+	const firstLine = new Promise<string>((resolve, reject) => {
+		child.stdout?.on("data", () => {
+			const newline = stdout.indexOf("\n");
+			if (newline >= 0) resolve(stdout.slice(0, newline));
+		});
+		child.on("exit", () => reject(new Error(`exited before printing a line; stderr: ${stderr}`)));
+	});
+	// Tests that expect an early exit never await the first line.
+	firstLine.catch(() => {});
+	return { child, exited, firstLine, output: () => ({ stdout, stderr }) };
+}
+
+async function tempHome(): Promise<string> {
+	const home = await fs.mkdtemp(path.join(os.tmpdir(), "agent-server-cli-"));
+	await fs.writeFile(path.join(home, "config.yaml"), "default_model: demo\n");
+	return home;
+}
+
+describe("agent-sessions-server (the bin)", () => {
+	it("prints `listening on http://HOST:PORT` first with --port 0, serves, and stops cleanly on SIGTERM", async () => {
+		const home = await tempHome();
+		const server = run(["--home", home, "--port", "0"]);
+		const line = await server.firstLine;
+		expect(line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
+		const url = line.replace("listening on ", "");
+		const health = await fetch(`${url}/healthz`);
+		expect(health.status).toBe(200);
+		const created = await fetch(`${url}/api/sessions`, { method: "POST", body: "{}" });
+		expect(created.status).toBe(201);
+		const { id } = (await created.json()) as { id: string };
+		await fs.access(path.join(home, "sessions", id));
+		server.child.kill("SIGTERM");
+		expect(await server.exited).toBe(0);
+	});
+
+	it("uses $AGENT_HOME when --home is not given", async () => {
+		const home = await tempHome();
+		const server = run(["--port", "0"], { AGENT_HOME: home });
+		const url = (await server.firstLine).replace("listening on ", "");
+		const { id } = (await (await fetch(`${url}/api/sessions`, { method: "POST", body: "{}" })).json()) as {
+			id: string;
+		};
+		await fs.access(path.join(home, "sessions", id));
+		server.child.kill("SIGTERM");
+		await server.exited;
+	});
+
+	it("refuses to listen beyond loopback without a token, and says how to fix it", async () => {
+		const home = await tempHome();
+		const server = run(["--home", home, "--host", "0.0.0.0", "--port", "0"]);
+		expect(await server.exited).toBe(1);
+		expect(server.output().stderr).toContain("AGENT_SERVER_TOKEN");
+		expect(server.output().stdout).toBe("");
+	});
+
+	it("listens beyond loopback with AGENT_SERVER_TOKEN, and requires it", async () => {
+		const home = await tempHome();
+		const token = "cli-test-token-0123456789";
+		const server = run(["--home", home, "--host", "0.0.0.0", "--port", "0"], { AGENT_SERVER_TOKEN: token });
+		const line = await server.firstLine;
+		expect(line).toMatch(/^listening on http:\/\/0\.0\.0\.0:\d+$/);
+		const port = line.split(":").at(-1);
+		expect((await fetch(`http://127.0.0.1:${port}/api/sessions`)).status).toBe(401);
+		const ok = await fetch(`http://127.0.0.1:${port}/api/sessions`, { headers: { Authorization: `Bearer ${token}` } });
+		expect(ok.status).toBe(200);
+		server.child.kill("SIGTERM");
+		await server.exited;
+	});
+
+	it("a bad --port is a usage error (exit 2)", async () => {
+		const server = run(["--port", "http"]);
+		expect(await server.exited).toBe(2);
+		expect(server.output().stderr).toContain("--port");
+	});
+});
+
+describe("parseCliArgs", () => {
+	it("defaults to 127.0.0.1:4317 and reads --home, --host and --port", () => {
+		expect(parseCliArgs([])).toMatchObject({ host: "127.0.0.1", port: 4317 });
+		expect(parseCliArgs(["--home", "/tmp/x", "--host", "::1", "--port", "0"])).toMatchObject({
+			home: "/tmp/x",
+			host: "::1",
+			port: 0,
+		});
+	});
+
+	it("rejects ports outside 0..65535, fractions, and unknown options", () => {
+		for (const port of ["-1", "65536", "1.5", "", "0x10"]) {
+			expect(() => parseCliArgs(["--port", port]), port).toThrow();
+		}
+		expect(() => parseCliArgs(["--verbose"])).toThrow();
+	});
+});

@@ -1,0 +1,30 @@
+/**
+ * Builds the web page into dist/web: an esbuild bundle of web/src/main.ts (vanilla TypeScript,
+ * plus the pure @agent/session-format), the stylesheet, and index.html. Part of `pnpm build`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const out = path.join(here, "..", "dist", "web");
+
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+await build({
+	entryPoints: [path.join(here, "src", "main.ts")],
+	outfile: path.join(out, "app.js"),
+	bundle: true,
+	format: "esm",
+	platform: "browser",
+	target: ["es2022"],
+	minify: true,
+	legalComments: "none",
+	// The page never validates records (the server did); see src/zod-stub.ts.
+	alias: { zod: path.join(here, "src", "zod-stub.ts") },
+	logLevel: "warning",
+});
+fs.copyFileSync(path.join(here, "styles.css"), path.join(out, "app.css"));
+fs.copyFileSync(path.join(here, "index.html"), path.join(out, "index.html"));
+fs.copyFileSync(path.join(here, "icon.svg"), path.join(out, "icon.svg"));

@@ -1,0 +1,36 @@
+import { contentText, type SessionTree, type StoredRecord } from "@agent/session-format";
+import { preview } from "./format.js";
+
+/** The records sharing `seq`'s parent (the roots when it has none), in seq order. */
+export function siblingsOf(tree: SessionTree, seq: number): readonly number[] {
+	const parent = tree.parentOf(seq);
+	return parent === null ? tree.roots() : tree.children(parent);
+}
+
+/** The newest leaf in the subtree under `seq` (the branch's tip to show when switching to it). */
+export function latestLeafUnder(tree: SessionTree, seq: number): number {
+	let best = seq;
+	const stack = [seq];
+	while (stack.length > 0) {
+		const current = stack.pop() as number;
+		const children = tree.children(current);
+		if (children.length === 0 && current > best) best = current;
+		stack.push(...children);
+	}
+	return best;
+}
+
+/** The last user message on the path to `leaf`, as a one-line label. */
+export function leafLabel(tree: SessionTree, leaf: number): string {
+	const path = tree.path(leaf);
+	for (let i = path.length - 1; i >= 0; i--) {
+		const record = path[i] as StoredRecord;
+		if (record.recordType === "message" && record.role === "user") return preview(contentText(record.content), 48);
+	}
+	return "(no messages)";
+}
+
+/** Every branch tip worth choosing: leaves, newest first. */
+export function branchTips(tree: SessionTree): number[] {
+	return tree.leaves().reverse();
+}

@@ -1,0 +1,73 @@
+import type { SessionEvent } from "@agent/session";
+
+/** What a socket delivers: the runtime's events, after a first `subscribed`. */
+export type SocketMessage = SessionEvent | { type: "subscribed"; sessionId?: string };
+
+const PROTOCOL = "agent-sessions.v1";
+
+function base64url(text: string): string {
+	const bytes = new TextEncoder().encode(text);
+	let binary = "";
+	for (const byte of bytes) binary += String.fromCharCode(byte);
+	return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * A WebSocket to one of the server's event feeds that reconnects with backoff. `onOpen` runs on
+ * every (re)connection once the server confirmed the subscription, so callers can reload what
+ * they may have missed.
+ */
+export class EventSocket {
+	private socket: WebSocket | undefined;
+	private closed = false;
+	private retryMs = 500;
+	private timer: ReturnType<typeof setTimeout> | undefined;
+
+	constructor(
+		private readonly path: string,
+		private readonly handlers: {
+			onEvent: (event: SessionEvent) => void;
+			onOpen?: () => void;
+			onStatus?: (status: "open" | "closed") => void;
+			token?: () => string | undefined;
+		},
+	) {
+		this.connect();
+	}
+
+	close(): void {
+		this.closed = true;
+		if (this.timer) clearTimeout(this.timer);
+		this.socket?.close(1000);
+	}
+
+	private connect(): void {
+		const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${this.path}`;
+		const token = this.handlers.token?.();
+		const protocols = token ? [PROTOCOL, `bearer.${base64url(token)}`] : [PROTOCOL];
+		const socket = new WebSocket(url, protocols);
+		this.socket = socket;
+		socket.addEventListener("message", (message) => {
+			let parsed: SocketMessage;
+			try {
+				parsed = JSON.parse(String(message.data)) as SocketMessage;
+			} catch {
+				return;
+			}
+			if (parsed.type === "subscribed") {
+				this.retryMs = 500;
+				this.handlers.onStatus?.("open");
+				this.handlers.onOpen?.();
+				return;
+			}
+			this.handlers.onEvent(parsed);
+		});
+		socket.addEventListener("close", () => {
+			if (this.socket !== socket) return;
+			this.handlers.onStatus?.("closed");
+			if (this.closed) return;
+			this.timer = setTimeout(() => this.connect(), this.retryMs);
+			this.retryMs = Math.min(this.retryMs * 2, 10_000);
+		});
+	}
+}
