@@ -89,6 +89,40 @@ describe("pi → ours → pi: pi opens the exported file with the same context",
 	});
 });
 
+describe("pi entries kept as custom records go back to pi as they were", () => {
+	it("an unknown entry type and an excluded bashExecution are written back as pi entries", async () => {
+		const lines = v2Lines();
+		lines.push(
+			{ type: "future_thing", id: "f0000001", parentId: "a0000007", timestamp: "2025-06-01T10:00:00.000Z", x: 1 },
+			{
+				type: "message",
+				id: "f0000002",
+				parentId: "f0000001",
+				timestamp: "2025-06-01T10:00:00.000Z",
+				message: {
+					role: "bashExecution",
+					command: "ls",
+					output: "x",
+					exitCode: 0,
+					cancelled: false,
+					truncated: false,
+					excludeFromContext: true,
+					timestamp: 1,
+				},
+			},
+		);
+		const converted = convertPi(lines.map((l) => JSON.stringify(l)));
+		const exported = await exportToPiFile(converted.records);
+		const entries = SessionManager.open(exported, dir).getEntries();
+		expect(entries.at(-2)).toMatchObject({ type: "future_thing", x: 1 });
+		expect(entries.at(-1)).toMatchObject({
+			type: "message",
+			message: { role: "bashExecution", excludeFromContext: true },
+		});
+		expect(piContextOf(exported)).toEqual(piContextOf(writeLines(dir, "orig.jsonl", lines)));
+	});
+});
+
 describe("ours → pi", () => {
 	it("a branch moved to an earlier record (metadata.leafSeq) stays the active leaf in pi", async () => {
 		const inputs: RecordInput[] = [

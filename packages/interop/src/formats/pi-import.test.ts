@@ -177,6 +177,18 @@ describe("convertPi: what has no equivalent is kept and reported", () => {
 		expect(converted.warnings.join("\n")).toMatch(/line 4: an entry of type "future_thing"/);
 	});
 
+	it("extension details and fromHook of a compaction are kept beside it; the context is still pi's", () => {
+		const sm = SessionManager.create("/w", dir);
+		const kept = sm.appendMessage(user("keep me"));
+		sm.appendMessage(assistant([{ type: "text", text: "ok" }]));
+		sm.appendCompaction("by an extension", kept, 5, { readFiles: ["r"], modifiedFiles: [], artifacts: [1, 2] }, true);
+		const converted = expectSameContext(sm.getSessionFile() as string);
+		const extras = converted.records.find((r) => r.recordType === "custom" && r.customType === "pi:compaction-extras");
+		expect(extras).toMatchObject({ data: { fromHook: true, details: { artifacts: [1, 2] } } });
+		expect(converted.records.find((r) => r.recordType === "compaction")).toMatchObject({ readFiles: ["r"] });
+		expect(converted.warnings.join("\n")).toMatch(/compaction details or fromHook without an equivalent field/);
+	});
+
 	it("an orphan entry becomes a root, a torn last line is reported, fields without equivalent are named", () => {
 		const lines = v2Lines().map((l) => JSON.stringify(l));
 		const orphan = {
