@@ -1,3 +1,4 @@
 import { packageTestConfig } from "../../tooling/vitest.shared.js";
 
-export default packageTestConfig();
+// The end-to-end tests run the built binary as child processes: give them room on a busy machine.
+export default packageTestConfig({ testTimeout: 120_000 });

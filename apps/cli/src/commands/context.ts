@@ -1,0 +1,61 @@
+import { Command } from "commander";
+import { integerOption, sessionIdArgument } from "../args.js";
+import type { CliContext } from "../cli-context.js";
+import { formatCount } from "../render/format.js";
+import { problemWarning } from "../render/json-records.js";
+import { contentFull } from "../render/records.js";
+
+interface ContextFlags {
+	leaf?: number;
+	json?: boolean;
+}
+
+export function registerContext(ctx: CliContext): Command {
+	return new Command("context")
+		.description("print exactly what the LLM would get for a session: its messages and their estimated size")
+		.argument("<id>", "session id")
+		.option("--leaf <seq>", "build the context for this record instead of the active leaf", integerOption(1))
+		.option("--json", "print { leafSeq, systemPrompt, messages, estimatedTokens, compaction }")
+		.action(async (rawId: string, flags: ContextFlags) => {
+			const id = sessionIdArgument(rawId);
+			const store = await ctx.store();
+			const opened = await store.open(id, {
+				...(flags.leaf !== undefined ? { leafSeq: flags.leaf } : {}),
+				onProblem: (problem) => ctx.out.note(problemWarning(problem)),
+			});
+			const context = opened.context;
+			if (flags.json) {
+				return ctx.out.json({
+					leafSeq: context.leafSeq,
+					systemPrompt: context.systemPrompt ?? null,
+					messages: context.messages,
+					estimatedTokens: context.estimatedTokens,
+					compaction: context.compaction ?? null,
+				});
+			}
+			const paint = ctx.out.paint;
+			const compaction = context.compaction
+				? `; compaction #${context.compaction.seq} keeps from #${context.compaction.firstKeptSeq}`
+				: "";
+			await ctx.out.line(
+				paint(
+					"gray",
+					`${context.messages.length} message(s), ~${formatCount(context.estimatedTokens)} tokens, leaf #${context.leafSeq ?? "-"}${compaction}`,
+				),
+			);
+			if (context.systemPrompt) {
+				await ctx.out.line();
+				await ctx.out.line(paint("magenta", "[system]"));
+				await ctx.out.line(context.systemPrompt);
+			}
+			for (const message of context.messages) {
+				const origin = message.origin === "message" ? "" : ` (${message.origin.replace(/_/g, " ")})`;
+				const from = message.seq === undefined ? "" : paint("dim", ` #${message.seq}`);
+				await ctx.out.line();
+				await ctx.out.line(
+					`${paint(message.role === "user" ? "cyan" : message.role === "assistant" ? "green" : "yellow", `[${message.role}]`)}${origin}${from}`,
+				);
+				await ctx.out.line(contentFull(message.content));
+			}
+		});
+}

@@ -1,0 +1,37 @@
+import type { ListOptions, SessionSource } from "@agent/session-format";
+import { Command, Option } from "commander";
+import { integerOption } from "../args.js";
+import type { CliContext } from "../cli-context.js";
+import { renderSessionTable } from "../render/sessions.js";
+import { listSessions } from "../sessions-query.js";
+
+interface ListFlags {
+	all?: boolean;
+	search?: string;
+	source?: SessionSource;
+	limit?: number;
+	json?: boolean;
+}
+
+export function registerList(ctx: CliContext): Command {
+	return new Command("list")
+		.description("list sessions, newest activity first")
+		.option("--all", "include archived sessions")
+		.option("--search <text>", "only sessions whose name or id contains this text (case-insensitive)")
+		.addOption(new Option("--source <source>", "only sessions started this way").choices(["interactive", "cron"]))
+		.option("--limit <n>", "at most this many sessions", integerOption(1))
+		.option("--json", "print an array of session metadata (every match unless --limit is given)")
+		.action(async (flags: ListFlags) => {
+			const options: ListOptions = { archived: flags.all === true };
+			if (flags.search !== undefined) options.search = flags.search;
+			if (flags.source !== undefined) options.source = flags.source;
+			if (flags.limit !== undefined) options.limit = flags.limit;
+			const sessions = await listSessions(await ctx.store(), options);
+			if (flags.json) return ctx.out.json(sessions);
+			if (sessions.length === 0) {
+				ctx.out.note(flags.all ? "No sessions." : "No sessions (archived ones are hidden; add --all).");
+				return;
+			}
+			for (const line of renderSessionTable(sessions, ctx.out.paint)) await ctx.out.line(line);
+		});
+}

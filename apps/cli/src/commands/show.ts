@@ -1,0 +1,76 @@
+import { SessionTree, type StoredRecord } from "@agent/session-format";
+import { Command } from "commander";
+import { sessionIdArgument } from "../args.js";
+import type { CliContext } from "../cli-context.js";
+import { problemWarning, recordJson } from "../render/json-records.js";
+import { renderRecord } from "../render/records.js";
+import { renderMetadata } from "../render/sessions.js";
+import { renderTree } from "../render/tree.js";
+
+interface ShowFlags {
+	json?: boolean;
+	tree?: boolean;
+}
+
+export function registerShow(ctx: CliContext): Command {
+	return new Command("show")
+		.description("print a session's records; --tree draws its branches, labels and compactions")
+		.argument("<id>", "session id")
+		.option("--tree", "draw the tree of records instead of listing them")
+		.option("--json", "print an array of records (with --tree: the tree's nodes)")
+		.action(async (rawId: string, flags: ShowFlags) => {
+			const id = sessionIdArgument(rawId);
+			const store = await ctx.store();
+			const metadata = await store.metadata(id);
+			const records = store.read(id, { onProblem: (problem) => ctx.out.note(problemWarning(problem)) });
+			if (flags.tree) {
+				const tree = new SessionTree();
+				for await (const record of records) tree.add(record);
+				const leafSeq = metadata.leafSeq ?? (tree.lastSeq === 0 ? null : tree.lastSeq);
+				if (flags.json) return ctx.out.json(treeJson(id, tree, leafSeq));
+				for (const line of renderMetadata(metadata, ctx.out.paint)) await ctx.out.line(line);
+				await ctx.out.line();
+				if (tree.size === 0) return ctx.out.line(ctx.out.paint("dim", "(no records)"));
+				for (const line of renderTree({ tree, leafSeq, paint: ctx.out.paint })) await ctx.out.line(line);
+				return;
+			}
+			if (flags.json) return writeJsonArray(ctx, records);
+			for (const line of renderMetadata(metadata, ctx.out.paint)) await ctx.out.line(line);
+			let count = 0;
+			for await (const record of records) {
+				await ctx.out.line();
+				await ctx.out.line(renderRecord(record, ctx.out.paint));
+				count++;
+			}
+			if (count === 0) await ctx.out.line(`\n${ctx.out.paint("dim", "(no records)")}`);
+		});
+}
+
+/** Streams a JSON array of records, one per line, without holding the session in memory. */
+async function writeJsonArray(ctx: CliContext, records: AsyncIterable<StoredRecord>): Promise<void> {
+	let first = true;
+	for await (const record of records) {
+		await ctx.out.write(`${first ? "[\n" : ",\n"}  ${JSON.stringify(recordJson(record))}`);
+		first = false;
+	}
+	await ctx.out.write(first ? "[]\n" : "\n]\n");
+}
+
+/** The tree as --json prints it: flat nodes (a deep tree must not nest deeply in JSON). */
+function treeJson(sessionId: string, tree: SessionTree, leafSeq: number | null) {
+	const activePath = new Set(leafSeq === null ? [] : tree.path(leafSeq).map((record) => record.seq));
+	const labels = tree.labels();
+	return {
+		sessionId,
+		leafSeq,
+		nodes: tree.records().map((record) => ({
+			seq: record.seq,
+			parentSeq: tree.parentOf(record.seq),
+			children: [...tree.children(record.seq)],
+			recordType: record.recordType === "opaque" ? record.declaredType : record.recordType,
+			...(record.recordType === "message" ? { role: record.role } : {}),
+			label: labels.get(record.seq) ?? null,
+			onActivePath: activePath.has(record.seq),
+		})),
+	};
+}

@@ -1,0 +1,89 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cliAt, logPath, tempHome } from "./cli-harness.js";
+
+interface ImportResult {
+	source: string;
+	id: string;
+	records: number;
+	warnings: string[];
+	status: string;
+}
+
+interface ContextJson {
+	messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+}
+
+let cli: ReturnType<typeof cliAt>;
+let id: string;
+
+beforeAll(async () => {
+	cli = cliAt(await tempHome());
+	id = await cli.create("--model", "demo");
+	await cli.ok(["send", id, "first question"]);
+	await cli.ok(["send", id, "second question"]);
+});
+
+function texts(context: ContextJson): string[] {
+	return context.messages.map(
+		(message) => `${message.role}: ${message.content.map((block) => block.text ?? "").join("")}`,
+	);
+}
+
+describe("export", () => {
+	it("writes our JSONL byte for byte to stdout", async () => {
+		const out = await cli.ok(["export", id, "--format", "jsonl"]);
+		expect(out).toBe(await fs.readFile(logPath(cli.home, id), "utf8"));
+	});
+
+	it("writes a Markdown transcript and a self-contained HTML page to -o FILE", async () => {
+		const dir = await tempHome();
+		const markdown = path.join(dir, "session.md");
+		const result = await cli(["export", id, "--format", "md", "-o", markdown]);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("");
+		expect(await fs.readFile(markdown, "utf8")).toContain("second question");
+		const html = path.join(dir, "session.html");
+		await cli.ok(["export", id, "--format", "html", "-o", html]);
+		const page = await fs.readFile(html, "utf8");
+		expect(page).toMatch(/^<!doctype html>/i);
+		expect(page).toContain("first question");
+		expect(page).not.toMatch(/<script[^>]+src=|<link[^>]+href=/i);
+	});
+
+	it("refuses a format it does not know (exit 2)", async () => {
+		const result = await cli(["export", id, "--format", "pdf"]);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain("md, html, jsonl, pi");
+	});
+});
+
+describe("import", () => {
+	it("round-trips a session through pi's format: same context, and importing again changes nothing", async () => {
+		const dir = await tempHome();
+		const file = path.join(dir, "exported.pi.jsonl");
+		await cli.ok(["export", id, "--format", "pi", "-o", file]);
+
+		const target = cliAt(await tempHome());
+		const [first] = await target.json<ImportResult[]>(["import", file]);
+		expect(first).toMatchObject({ source: file, status: "imported", warnings: [] });
+		const original = await cli.json<ContextJson>(["context", id]);
+		const imported = await target.json<ContextJson>(["context", first?.id as string]);
+		expect(texts(imported)).toEqual(texts(original));
+
+		const [again] = await target.json<ImportResult[]>(["import", dir, "--from", "pi"]);
+		expect(again).toMatchObject({ id: first?.id, status: "unchanged" });
+		expect(await target.json<unknown[]>(["list"])).toHaveLength(1);
+	});
+
+	it("reports a file that is not a session as skipped and exits 0; prints one line per file", async () => {
+		const dir = await tempHome();
+		await fs.writeFile(path.join(dir, "notes.jsonl"), '{"hello":"world"}\n');
+		const target = cliAt(await tempHome());
+		const result = await target(["import", dir]);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toContain("skipped");
+		expect(result.stderr).toContain("1 skipped");
+	});
+});

@@ -1,0 +1,84 @@
+import fs from "node:fs/promises";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assistantBody, cliAt, jsonl, logPath, tempHome, userBody } from "./cli-harness.js";
+
+interface Report {
+	sessionId: string;
+	ok: boolean;
+	problems: Array<{ kind: string; message: string; line?: number; byteOffset?: number }>;
+	records: number;
+	bytes: number;
+	repaired?: boolean;
+}
+
+let cli: ReturnType<typeof cliAt>;
+let healthy: string;
+
+beforeAll(async () => {
+	cli = cliAt(await tempHome());
+	healthy = await cli.create("--name", "healthy");
+	await cli.ok(["append", healthy], { input: jsonl(userBody("fine"), assistantBody("all fine")) });
+});
+
+describe("verify", () => {
+	it("exits 0 on a healthy store and reports each session with --json", async () => {
+		const reports = await cli.json<Report[]>(["verify"]);
+		expect(reports).toEqual([expect.objectContaining({ sessionId: healthy, ok: true, problems: [], records: 2 })]);
+		expect(reports[0]?.bytes).toBeGreaterThan(0);
+		const text = await cli(["verify", healthy]);
+		expect(text.code).toBe(0);
+		expect(text.stdout).toContain(healthy);
+	});
+
+	it("exits 1 on a corrupt line in the middle and names its line and byte offset; --repair leaves the log alone", async () => {
+		const home = cliAt(await tempHome());
+		const id = await home.create();
+		await home.ok(["append", id], { input: jsonl(userBody("one"), assistantBody("two"), userBody("three")) });
+		const file = logPath(home.home, id);
+		const lines = (await fs.readFile(file, "utf8")).split("\n");
+		const firstLineBytes = Buffer.byteLength(lines[0] as string) + 1;
+		lines[1] = "{this line was damaged";
+		const damaged = lines.join("\n");
+		await fs.writeFile(file, damaged);
+
+		const result = await home(["verify", "--json"]);
+		expect(result.code).toBe(1);
+		const reports = JSON.parse(result.stdout) as Report[];
+		const problem = reports[0]?.problems.find((entry) => entry.kind === "corrupt_line");
+		expect(problem).toMatchObject({ line: 2, byteOffset: firstLineBytes });
+
+		const text = await home(["verify", id]);
+		expect(text.code).toBe(1);
+		expect(text.stdout).toContain(`line 2, byte ${firstLineBytes}`);
+
+		const repaired = await home(["verify", id, "--repair"]);
+		expect(repaired.code).toBe(1); // the log is never rewritten, so the corrupt line stays a problem
+		expect(await fs.readFile(file, "utf8")).toBe(damaged);
+	});
+});
+
+describe("stats", () => {
+	it("adds up sessions, records, bytes, tokens and cost by model", async () => {
+		const stats = await cli.json<{
+			sessions: number;
+			archivedSessions: number;
+			records: number;
+			messages: number;
+			compactions: number;
+			bytes: number;
+			totals: { totalTokens: number; cost: number; turns: number };
+			byModel: Record<string, unknown>;
+		}>(["stats"]);
+		expect(stats.sessions).toBeGreaterThanOrEqual(1);
+		expect(stats.records).toBeGreaterThanOrEqual(2);
+		expect(stats.bytes).toBeGreaterThan(0);
+		expect(stats.totals).toMatchObject({ totalTokens: expect.any(Number), cost: expect.any(Number) });
+		expect(typeof stats.byModel).toBe("object");
+
+		const one = await cli.json<{ sessions: number; records: number }>(["stats", healthy]);
+		expect(one).toMatchObject({ sessions: 1, records: 2 });
+		const text = await cli.ok(["stats"]);
+		expect(text).toContain("sessions:");
+		expect(text).toContain("bytes:");
+	});
+});
