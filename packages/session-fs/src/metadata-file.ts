@@ -1,4 +1,15 @@
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+	closeSync,
+	fsyncSync,
+	linkSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	unlinkSync,
+	writeSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";
 import { errnoCode } from "./errors.js";
 
@@ -87,6 +98,40 @@ export function createMetadataFileIfAbsent(path: string, metadata: SessionMetada
 		return false;
 	} finally {
 		removeQuietly(temp);
+	}
+}
+
+/**
+ * Removes the temp files of metadata writers on this host that died between writing a temp file
+ * and renaming it (a SIGKILL, an OOM kill): nothing else ever removes them, so each such crash
+ * would leave one behind for good. A temp file is named after its writer's pid, and exists only
+ * during one synchronous write, so one whose pid is gone is garbage. Returns how many it removed.
+ */
+export function removeDeadWritersTemps(path: string): number {
+	const prefix = `${basename(path)}.`;
+	let names: string[];
+	try {
+		names = readdirSync(dirname(path));
+	} catch {
+		return 0;
+	}
+	let removed = 0;
+	for (const name of names) {
+		if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
+		const pid = Number(name.slice(prefix.length, name.indexOf(".", prefix.length)));
+		if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processExists(pid)) continue;
+		removeQuietly(join(dirname(path), name));
+		removed++;
+	}
+	return removed;
+}
+
+function processExists(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return errnoCode(error) === "EPERM";
 	}
 }
 

@@ -5,7 +5,7 @@ import { errnoCode, leaseLost, notFound, storageFailure } from "./errors.js";
 import type { HeldLock } from "./file-lock.js";
 import { loadLogState } from "./log-state.js";
 import { applyRecord, cloneMetadata } from "./metadata-derive.js";
-import { writeMetadataFile } from "./metadata-file.js";
+import { removeDeadWritersTemps, writeMetadataFile } from "./metadata-file.js";
 import type { ResolvedOptions } from "./options.js";
 import type { SessionPaths } from "./paths.js";
 import { appendAll, copyRange, datasync } from "./write-bytes.js";
@@ -50,6 +50,7 @@ export class SessionWriter {
 				dirty: false,
 			});
 			await writer.refresh();
+			removeDeadWritersTemps(paths.metadata);
 			return writer;
 		} catch (error) {
 			closeSync(fd);
