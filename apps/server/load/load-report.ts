@@ -11,6 +11,10 @@ export interface LoadFigures {
 	errors: number;
 	interleavings: number;
 	eventsPerSession: number[];
+	/** CPU time (user + system) the process used during the run, in seconds. */
+	cpuSeconds: number;
+	/** Compaction records the runtime appended on its own while the sessions grew. */
+	compactions: number;
 }
 
 /** The q-quantile (0..1) of sorted values, nearest-rank. */
@@ -60,13 +64,24 @@ Measured by \`pnpm --filter agent-sessions-server load\` (apps/server/load/load.
 | errors | ${figures.errors} |
 | interleaved turns | ${figures.interleavings} |
 | turn.completed events per session socket | ${[...new Set(figures.eventsPerSession)].join(", ")} |
+| one turn, end to end (wall time ÷ turns per session) | ${((figures.wallSeconds * 1000 * figures.sessions) / figures.totalMessages).toFixed(0)} ms |
+| CPU used (server and clients) | ${figures.cpuSeconds.toFixed(1)} s, ${((100 * figures.cpuSeconds) / (figures.wallSeconds * cpus.length)).toFixed(0)}% of ${cpus.length} cores |
+| automatic compactions | ${figures.compactions} |
+
+One run's figures; repeated runs on a shared machine vary by a third or so either way.
 
 Checks: every request answered 200 with its own user record followed at once by its reply; every session's
 log alternates user, assistant, and each reply quotes the question before it (no interleaving); every
 session's WebSocket saw every turn complete.
 
 Reading it: a session runs one turn at a time, so with ${figures.clients / figures.sessions} clients per session most of the latency is
-waiting in the session's queue; throughput is bounded by ${figures.sessions} sessions × (one demo reply stream at a time).
+waiting in the session's queue (p50 ≈ ${figures.clients / figures.sessions} turns' worth); throughput is bounded by ${figures.sessions} sessions × one turn
+at a time, and a turn's time is mostly the demo model's simulated streaming, not the server: the
+CPU stays far from busy. ${
+		figures.compactions > 0
+			? "The sessions grew past the compaction threshold during the run, so the figures include automatic compactions (each one more model call inside a turn)."
+			: "The sessions stayed below the compaction threshold, so no automatic compaction ran."
+	}
 `;
 	await fs.writeFile(file, text);
 }

@@ -35,6 +35,7 @@ describe("load on loopback", () => {
 		const latenciesMs: number[] = [];
 		let errors = 0;
 		let interleavings = 0;
+		const cpuBefore = process.cpuUsage();
 		const started = performance.now();
 		await Promise.all(
 			Array.from({ length: CLIENTS }, async (_, client) => {
@@ -65,13 +66,16 @@ describe("load on loopback", () => {
 			}),
 		);
 		const wallSeconds = (performance.now() - started) / 1000;
+		const cpu = process.cpuUsage(cpuBefore);
 
 		// Every session's log: question, its answer, question, its answer... and nothing lost.
+		let compactions = 0;
 		for (const session of sessions) {
 			const page = (await (await server.api(`/api/sessions/${session.id}/records?limit=1000`)).json()) as {
 				records: StoredRecord[];
 			};
 			const messages = page.records.filter((record) => record.recordType === "message");
+			compactions += page.records.filter((record) => record.recordType === "compaction").length;
 			expect(messages).toHaveLength((CLIENTS / SESSIONS) * MESSAGES_PER_CLIENT * 2);
 			for (let i = 0; i < messages.length; i += 2) {
 				const question = messages[i];
@@ -102,6 +106,8 @@ describe("load on loopback", () => {
 			errors,
 			interleavings,
 			eventsPerSession,
+			cpuSeconds: (cpu.user + cpu.system) / 1e6,
+			compactions,
 		};
 		const { throughput, p50, p99 } = summarize(figures);
 		console.log(
