@@ -1,0 +1,5 @@
+import type { ReliabilityCase } from "../support/case.js";
+import { sigkillTorture } from "./sigkill-torture.js";
+
+/** Every case, in the order they run. */
+export const allCases: ReliabilityCase[] = [sigkillTorture];

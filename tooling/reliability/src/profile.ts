@@ -1,0 +1,47 @@
+/** How hard each case pushes: `full` gives the figures of docs/reliability.md, `ci` a bounded run of a few minutes. */
+export interface Profile {
+	name: "full" | "ci";
+	torture: {
+		/** SIGKILLs in all, across the sessions. */
+		kills: number;
+		/** Writers running (and being killed) at once. */
+		parallel: number;
+		sessions: number;
+		/** A kill lands between 0 and this many ms after the writer said ready. */
+		maxKillDelayMs: number;
+	};
+	concurrent: { writers: number; appendsPerWriter: number; sessions: number };
+	diskFull: { rounds: number };
+	fuzzLines: { runs: number; hugeStringBytes: number; oversizedLineBytes: number };
+	fuzzServer: { requests: number };
+	staleLocks: { staleMs: number; rounds: number };
+	metadataCrash: { rounds: number };
+}
+
+const full: Profile = {
+	name: "full",
+	torture: { kills: 600, parallel: 3, sessions: 2, maxKillDelayMs: 400 },
+	concurrent: { writers: 8, appendsPerWriter: 1000, sessions: 16 },
+	diskFull: { rounds: 20 },
+	fuzzLines: { runs: 2000, hugeStringBytes: 64 << 20, oversizedLineBytes: (256 << 20) + 1024 },
+	fuzzServer: { requests: 5000 },
+	staleLocks: { staleMs: 2000, rounds: 5 },
+	metadataCrash: { rounds: 50 },
+};
+
+const ci: Profile = {
+	name: "ci",
+	torture: { kills: 60, parallel: 2, sessions: 2, maxKillDelayMs: 300 },
+	concurrent: { writers: 8, appendsPerWriter: 100, sessions: 8 },
+	diskFull: { rounds: 4 },
+	fuzzLines: { runs: 300, hugeStringBytes: 4 << 20, oversizedLineBytes: 0 },
+	fuzzServer: { requests: 600 },
+	staleLocks: { staleMs: 2000, rounds: 1 },
+	metadataCrash: { rounds: 10 },
+};
+
+export function profileNamed(name: string | undefined): Profile {
+	if (name === undefined || name === "" || name === "full") return full;
+	if (name === "ci") return ci;
+	throw new Error(`unknown RELIABILITY_PROFILE ${JSON.stringify(name)}: use "full" or "ci"`);
+}
