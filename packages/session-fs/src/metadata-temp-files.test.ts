@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { type RecordInput, recordLine, validateRecordInput } from "@agent/session-format";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempStore } from "./test-home.js";
 
@@ -23,11 +24,17 @@ describe("metadata temp files of writers that died", () => {
 		const metadata = store.pathsOf(id).metadata;
 		const dead = `${metadata}.${deadPid()}.1.tmp`;
 		const live = `${metadata}.${process.ppid}.1.tmp`;
+		// The dead writer's append reached the log; its metadata write got as far as the temp file.
+		const input: RecordInput = { recordType: "message", role: "user", content: [{ type: "text", text: "hi" }] };
+		appendFileSync(
+			store.pathsOf(id).log,
+			recordLine(validateRecordInput(input, { seq: 1, timestamp: new Date().toISOString() })),
+		);
 		writeFileSync(dead, '{"id":');
 		writeFileSync(live, '{"id":');
-		await store.append(id, [{ recordType: "message", role: "user", content: [{ type: "text", text: "hi" }] }]);
+		await store.append(id, [input]);
 		expect(existsSync(dead)).toBe(false);
 		expect(existsSync(live)).toBe(true);
-		expect((await store.metadata(id)).lastSeq).toBe(1);
+		expect((await store.metadata(id)).lastSeq).toBe(2);
 	});
 });

@@ -50,7 +50,6 @@ export class SessionWriter {
 				dirty: false,
 			});
 			await writer.refresh();
-			removeDeadWritersTemps(paths.metadata);
 			return writer;
 		} catch (error) {
 			closeSync(fd);
@@ -90,6 +89,8 @@ export class SessionWriter {
 				error,
 			);
 		}
+		// A writer that died between its append and the rename of its metadata left a lagging cache, and maybe a temp file.
+		if (state.refresh !== "fresh") removeDeadWritersTemps(this.paths.metadata);
 		state.metadata.logBytes = logBytes;
 		this.metadata = state.metadata;
 		this.logBytes = logBytes;
