@@ -1,5 +1,6 @@
 import type { ReliabilityCase } from "../support/case.js";
+import { concurrentWriters } from "./concurrent-writers.js";
 import { sigkillTorture } from "./sigkill-torture.js";
 
 /** Every case, in the order they run. */
-export const allCases: ReliabilityCase[] = [sigkillTorture];
+export const allCases: ReliabilityCase[] = [sigkillTorture, concurrentWriters];
