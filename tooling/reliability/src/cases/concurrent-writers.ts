@@ -41,8 +41,12 @@ async function scenario(context: CaseContext, label: string, sessionCount: numbe
 		});
 		for (const { child, tag } of children) {
 			const exit = await child.finish(600_000);
-			context.check(exit.code === 0, `${label}: writer ${tag} ended with ${describeExit(exit)}: ${child.stderr.slice(0, 500)}`);
-			for (const error of errorsOf(child.lines)) context.check(false, `${label}: writer ${tag}: ${error.code} ${error.message}`);
+			context.check(
+				exit.code === 0,
+				`${label}: writer ${tag} ended with ${describeExit(exit)}: ${child.stderr.slice(0, 500)}`,
+			);
+			for (const error of errorsOf(child.lines))
+				context.check(false, `${label}: writer ${tag}: ${error.code} ${error.message}`);
 		}
 		const seconds = (Date.now() - started) / 1000;
 
@@ -82,7 +86,10 @@ async function scenario(context: CaseContext, label: string, sessionCount: numbe
 		context.check(lost === 0, `${label}: ${lost} acknowledged records not in the log as acknowledged`);
 		context.check(corrupt === 0, `${label}: ${corrupt} corrupt or interleaved lines`);
 		context.figure(`${label}: processes x appends`, `${writers} x ${appendsPerWriter}`);
-		context.figure(`${label}: records, seq gaps or repeats, out of order, interleaved`, `${total}, ${seqBreaks}, ${orderBreaks}, ${corrupt}`);
+		context.figure(
+			`${label}: records, seq gaps or repeats, out of order, interleaved`,
+			`${total}, ${seqBreaks}, ${orderBreaks}, ${corrupt}`,
+		);
 		context.figure(`${label}: appends/s (a lease per append)`, Math.round(total / seconds));
 	} finally {
 		sandbox.remove();
