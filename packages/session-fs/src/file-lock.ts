@@ -81,7 +81,11 @@ export function tryLock(paths: SessionPaths, options: { staleMs: number; home: s
 	}
 	const holder: LeaseHolder = { pid: process.pid, host: HOST, since: new Date().toISOString() };
 	try {
+		// Adding a file changes the directory's mtime, which proper-lockfile watches to tell that its
+		// lock was taken over: put the mtime back as the lock set it.
+		const before = fs.statSync(paths.lockDir);
 		fs.writeFileSync(paths.holder, JSON.stringify(holder));
+		fs.utimesSync(paths.lockDir, before.atime, before.mtime);
 	} catch {
 		// The holder file only improves messages and dead-holder takeover; the lock stands without it.
 	}
@@ -129,7 +133,13 @@ function takeOverDeadHolder(paths: SessionPaths, staleMs: number): boolean {
 	try {
 		const age = Date.now() - fs.statSync(paths.lockDir).mtimeMs;
 		const again = readHolder(paths);
-		if (age > staleMs - 1000 || !again || again.pid !== holder.pid || again.since !== holder.since) return false;
+		if (
+			age > staleMs - Math.min(1000, staleMs / 4) ||
+			!again ||
+			again.pid !== holder.pid ||
+			again.since !== holder.since
+		)
+			return false;
 		fs.rmSync(paths.lockDir, { recursive: true });
 		return true;
 	} catch {
