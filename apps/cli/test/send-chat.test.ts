@@ -119,6 +119,8 @@ describe("compact", () => {
 		]);
 		expect(context.compaction?.seq).toBe(record.seq);
 		expect(context.messages[0]?.origin).toBe("compaction_summary");
+		const tree = await cli.ok(["show", id, "--tree"]);
+		expect(tree).toContain(`#${record.seq} ⟲ compaction kept from #${record.firstKeptSeq}`);
 	});
 
 	it("says there is nothing to compact when everything fits (exit 0, null with --json)", async () => {
