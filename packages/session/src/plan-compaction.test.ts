@@ -1,0 +1,52 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { planCompaction } from "./plan-compaction.js";
+import { AgentSessions } from "./runtime.js";
+
+async function sessionWithHistory() {
+	const home = await fs.mkdtemp(path.join(os.tmpdir(), "agent-session-plan-"));
+	const sessions = await AgentSessions.open({ home });
+	const { id } = await sessions.create({ model: "demo", systemPromptOverride: "Be brief." });
+	for (let turn = 1; turn <= 4; turn++) {
+		await sessions.store.append(id, [
+			{ recordType: "message", role: "user", content: [{ type: "text", text: `question ${turn} `.repeat(20) }] },
+			{ recordType: "message", role: "assistant", content: [{ type: "text", text: `answer ${turn} `.repeat(20) }] },
+		]);
+	}
+	return { sessions, id };
+}
+
+describe("planCompaction", () => {
+	it("plans exactly the compaction that compact() then carries out, and writes nothing", async () => {
+		const { sessions, id } = await sessionWithHistory();
+		const before = await sessions.store.metadata(id);
+		const preview = await planCompaction(sessions, id, {
+			keepRecentTokens: 60,
+			customInstructions: "focus on answers",
+		});
+		expect(preview.model).toBe("demo");
+		expect(preview.contextTokens).toBeGreaterThan(0);
+		const plan = preview.plan;
+		if (!plan) throw new Error("expected a plan");
+		expect(plan.parts[0]?.userPrompt).toContain("focus on answers");
+		expect((await sessions.store.metadata(id)).lastSeq).toBe(before.lastSeq);
+
+		const record = await sessions.compact(id, { keepRecentTokens: 60, customInstructions: "focus on answers" });
+		expect(record).toMatchObject({
+			recordType: "compaction",
+			firstKeptSeq: plan.firstKeptSeq,
+			tokensBefore: plan.tokensBefore,
+			readFiles: plan.readFiles,
+			modifiedFiles: plan.modifiedFiles,
+		});
+	});
+
+	it("has no plan when everything fits in the recent tokens kept", async () => {
+		const { sessions, id } = await sessionWithHistory();
+		const preview = await planCompaction(sessions, id, { keepRecentTokens: 1_000_000 });
+		expect(preview.plan).toBeUndefined();
+		expect(await sessions.compact(id, { keepRecentTokens: 1_000_000 })).toBeUndefined();
+	});
+});
