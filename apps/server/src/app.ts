@@ -23,7 +23,7 @@ export interface AppOptions {
 	scheduler: JobScheduler;
 	assets: WebAssets;
 	models: ModelCatalog;
-	/** Where unexpected (5xx) errors are reported. */
+	/** Where unexpected (500) errors are reported. */
 	logError: (error: unknown) => void;
 }
 
@@ -105,7 +105,8 @@ export function createApp(options: AppOptions): Hono {
 
 	app.onError((error, c) => {
 		const httpError = toHttpError(error);
-		if (httpError.status >= 500) options.logError(error);
+		// Model failures (502) and aborts (503) reach the client and the event stream; only our own failures are logged.
+		if (httpError.status === 500) options.logError(error);
 		return c.json(httpError.toBody(), httpError.status as 400);
 	});
 

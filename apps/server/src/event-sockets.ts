@@ -29,6 +29,8 @@ const FEED_TYPES = new Set<SessionEvent["type"]>([
 const SESSION_EVENTS_PATH = /^\/api\/sessions\/([^/]*)\/events$/;
 const FEED_PATH = "/api/events";
 const HEARTBEAT_MS = 30_000;
+/** The close code of a session socket whose session was deleted. */
+export const SESSION_DELETED_CLOSE = 4404;
 
 export interface EventSocketOptions {
 	runtime: AgentSessions;
@@ -110,7 +112,14 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 			ws.send(JSON.stringify(payload));
 		};
 		const unsubscribe = sessionId
-			? runtime.subscribe(send, { sessionId })
+			? runtime.subscribe(
+					(event) => {
+						send(event);
+						// Nothing more will come: say so with a close code clients do not retry on.
+						if (event.type === "session.deleted") ws.close(SESSION_DELETED_CLOSE, "session deleted");
+					},
+					{ sessionId },
+				)
 			: runtime.subscribe((event) => {
 					if (FEED_TYPES.has(event.type)) send(feedEvent(event));
 				});

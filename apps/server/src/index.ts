@@ -1,5 +1,10 @@
 export { type AppOptions, createApp } from "./app.js";
-export { attachEventSockets, type EventSocketOptions, type EventSockets } from "./event-sockets.js";
+export {
+	attachEventSockets,
+	type EventSocketOptions,
+	type EventSockets,
+	SESSION_DELETED_CLOSE,
+} from "./event-sockets.js";
 export { type ErrorBody, HttpError, toHttpError } from "./http-error.js";
 export { type JobDescription, type JobRunReport, JobScheduler } from "./scheduler.js";
 export {

@@ -5,7 +5,7 @@ import { z } from "zod";
 function queryInt(min: number, max: number) {
 	return z
 		.string()
-		.regex(/^\d{1,9}$/, "expected a whole number")
+		.regex(/^\d{1,15}$/, "expected a whole number")
 		.transform(Number)
 		.pipe(z.number().int().min(min).max(max));
 }

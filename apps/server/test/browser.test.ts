@@ -121,6 +121,19 @@ describe.skipIf(!executablePath)("the web page in Chromium", () => {
 		await page.close();
 	});
 
+	it("starts a new session from the New button; its first message names it in the list", async () => {
+		const page = await browser.context.newPage();
+		await page.goto(`${server.url}/`);
+		await expect.poll(() => page.locator("#connection").textContent()).toBe("live");
+		await page.locator("#new-session").click();
+		await page.waitForURL(/#\/s\/[0-9A-HJKMNP-TV-Z]{26}$/);
+		await page.getByTestId("message-input").fill("Plan the offsite agenda");
+		await page.getByTestId("message-input").press("Enter");
+		await page.locator('[data-testid="transcript"] article[data-role="assistant"]:not(.streaming)').first().waitFor();
+		await page.locator(".session-title", { hasText: "Plan the offsite agenda" }).waitFor({ timeout: 10_000 });
+		await page.close();
+	});
+
 	it("shows a session created elsewhere without a reload (live list)", async () => {
 		const page = await browser.context.newPage();
 		await page.goto(`${server.url}/`);
@@ -130,6 +143,44 @@ describe.skipIf(!executablePath)("the web page in Chromium", () => {
 		await page.getByText("Created by another client").waitFor({ timeout: 10_000 });
 		await page.locator("#search").fill("another client");
 		await expect.poll(() => page.getByTestId("session-item").count()).toBe(1);
+		await page.close();
+	});
+});
+
+describe.skipIf(!executablePath)("the web page with a token", () => {
+	const token = "browser-test-token-0123456789";
+	let server: TestServer;
+	let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+	beforeAll(async () => {
+		server = await startTestServer({ server: { token } });
+		browser = await launchChromium(executablePath as string);
+	}, 60_000);
+	afterAll(async () => {
+		await browser?.close();
+		await closeTestServers();
+	});
+
+	it("asks for the token, then lists sessions and streams replies over an authenticated WebSocket", async () => {
+		const created = await server.api("/api/sessions", {
+			method: "POST",
+			json: { name: "Guarded session" },
+			headers: { Authorization: `Bearer ${token}` },
+		});
+		const { id } = (await created.json()) as { id: string };
+		const page = await browser.context.newPage();
+		await page.goto(`${server.url}/#/s/${id}`);
+		await page.locator("#token-dialog[open]").waitFor();
+		await page.locator("#token-input").fill(token);
+		await page.locator("#token-form button[type=submit]").click();
+		await page.locator(".session-title", { hasText: "Guarded session" }).waitFor({ timeout: 10_000 });
+		await expect.poll(() => page.locator("#connection").textContent(), { timeout: 15_000 }).toBe("live");
+		await expect.poll(() => page.locator("#session-name").textContent(), { timeout: 15_000 }).toBe("Guarded session");
+		await page.getByTestId("message-input").fill("Is this channel authenticated?");
+		await page.getByTestId("send").click();
+		const reply = page.locator('[data-testid="transcript"] article[data-role="assistant"]:not(.streaming)');
+		await reply.first().waitFor({ timeout: 15_000 });
+		expect(await reply.first().textContent()).toContain("Is this channel authenticated?");
 		await page.close();
 	});
 });

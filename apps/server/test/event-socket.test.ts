@@ -76,6 +76,15 @@ describe("GET /api/sessions/:id/events (WebSocket)", () => {
 		await feed.close();
 	});
 
+	it("deleting the session sends session.deleted and closes its sockets with 4404", async () => {
+		const session = await createSession(server);
+		const client = await EventClient.connect(`${wsBase}/api/sessions/${session.id}/events`);
+		const closed = new Promise<number>((resolve) => client.socket.once("close", (code) => resolve(code)));
+		expect((await server.api(`/api/sessions/${session.id}`, { method: "DELETE" })).status).toBe(204);
+		expect(await closed).toBe(4404);
+		expect(client.ofType("session.deleted")).toHaveLength(1);
+	});
+
 	it("closing the server closes open sockets", async () => {
 		const own = await startTestServer();
 		const session = await createSession(own);

@@ -35,6 +35,16 @@ export class EventSocket {
 		this.connect();
 	}
 
+	/** Connects now instead of after the backoff (e.g. once a token was entered); no-op when connected. */
+	retryNow(): void {
+		if (this.closed || this.socket?.readyState === WebSocket.OPEN || this.socket?.readyState === WebSocket.CONNECTING) {
+			return;
+		}
+		if (this.timer) clearTimeout(this.timer);
+		this.retryMs = 500;
+		this.connect();
+	}
+
 	close(): void {
 		this.closed = true;
 		if (this.timer) clearTimeout(this.timer);
@@ -62,10 +72,11 @@ export class EventSocket {
 			}
 			this.handlers.onEvent(parsed);
 		});
-		socket.addEventListener("close", () => {
+		socket.addEventListener("close", (event) => {
 			if (this.socket !== socket) return;
 			this.handlers.onStatus?.("closed");
-			if (this.closed) return;
+			// 4xxx: the server ended the feed for good (e.g. 4404, the session was deleted).
+			if (this.closed || event.code >= 4000) return;
 			this.timer = setTimeout(() => this.connect(), this.retryMs);
 			this.retryMs = Math.min(this.retryMs * 2, 10_000);
 		});

@@ -23,6 +23,8 @@ let sessions: SessionMetadata[] = [];
 let nextCursor: string | undefined;
 const busy = new Set<string>();
 
+// A 401 opens the token dialog; every request waiting on it retries once a token is entered, and
+// the sockets (which cannot see a 401) reconnect at once with it.
 api.onUnauthorized = () =>
 	new Promise<void>((resolve) => {
 		el.tokenForm.addEventListener(
@@ -30,6 +32,8 @@ api.onUnauthorized = () =>
 			() => {
 				api.token = el.tokenInput.value.trim();
 				resolve();
+				feed.retryNow();
+				view.retryConnection();
 			},
 			{ once: true },
 		);
@@ -135,10 +139,12 @@ el.create.addEventListener("click", async () => {
 
 window.addEventListener("hashchange", () => {
 	view.open(idFromHash());
+	// Load at once too: a server that needs a token answers 401 here, which asks for it.
+	void loadSessions();
 	renderList();
 });
 
-new EventSocket("/api/events", {
+const feed = new EventSocket("/api/events", {
 	token: () => api.token,
 	onOpen: () => void loadSessions(),
 	onEvent: onFeedEvent,
@@ -148,3 +154,5 @@ new EventSocket("/api/events", {
 	},
 });
 view.open(idFromHash());
+// Load at once too: a server that needs a token answers 401 here, which asks for it.
+void loadSessions();

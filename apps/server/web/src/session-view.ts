@@ -82,6 +82,11 @@ export class SessionView {
 		this.el.branchPicker.addEventListener("change", () => this.viewBranch(Number(this.el.branchPicker.value)));
 	}
 
+	/** Reconnects the session's socket at once (after a token was entered). */
+	retryConnection(): void {
+		this.socket?.retryNow();
+	}
+
 	get currentId(): string | undefined {
 		return this.id;
 	}
