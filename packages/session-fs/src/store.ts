@@ -22,6 +22,7 @@ import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
 import { DeferredSessions } from "./deferred.js";
 import { iterate, openInMemory } from "./deferred-reads.js";
 import { invalidArgument, PREFIX, storageFailure } from "./errors.js";
+import { keepFileSizeSignalHarmless } from "./file-size-signal.js";
 import { forkSession } from "./fork.js";
 import { acquireLease, withLease, withLockOnly } from "./lease.js";
 import { DEFAULT_FORWARD_CHUNK } from "./line-reader.js";
@@ -50,6 +51,7 @@ export class FileSessionStore implements SessionStore {
 			throw invalidArgument(`durability must be "write" or "fsync", got ${JSON.stringify(durability)}`);
 		}
 		this.home = resolveHome(options.home);
+		keepFileSizeSignalHarmless();
 		this.options = {
 			home: this.home,
 			durability,
@@ -83,7 +85,10 @@ export class FileSessionStore implements SessionStore {
 			syncNewDirectory(paths, this.home, this.options.durability);
 		} catch (error) {
 			rmSync(paths.dir, { recursive: true, force: true });
-			throw storageFailure(`could not create session ${paths.id} in ${paths.dir}`, error);
+			throw storageFailure(
+				`could not create session ${paths.id} in ${paths.dir} (${(error as Error).message}); nothing of it was kept. Free disk space or fix the error and retry`,
+				error,
+			);
 		}
 		return cloneMetadata(metadata);
 	}
