@@ -86,6 +86,7 @@ describe("compact", () => {
 		expect(out).toContain("## Goal");
 		expect(out).toContain("[User]: first topic");
 		const plan = await cli.json<{
+			model: string;
 			plan: {
 				firstKeptSeq: number;
 				tokensBefore: number;
@@ -95,6 +96,7 @@ describe("compact", () => {
 				parts: Array<{ userPrompt: string }>;
 			};
 		}>(["compact", id, "--dry-run", "--keep-recent-tokens", "10", "--instructions", "focus on topics"]);
+		expect(plan.model).toMatch(/^demo/);
 		expect(plan.plan.firstKeptSeq).toBeGreaterThan(1);
 		expect(plan.plan.parts[0]?.userPrompt).toContain("focus on topics");
 		expect(await cli.json<unknown[]>(["show", id])).toEqual(before);

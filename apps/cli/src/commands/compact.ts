@@ -1,5 +1,5 @@
 import type { CompactionPlan } from "@agent/compaction";
-import type { CompactOptions } from "@agent/session";
+import type { AgentSessions, PlanCompactionOptions } from "@agent/session";
 import { Command } from "commander";
 import { integerOption, sessionIdArgument } from "../args.js";
 import type { CliContext } from "../cli-context.js";
@@ -28,37 +28,30 @@ export function registerCompact(ctx: CliContext): Command {
 			const id = sessionIdArgument(rawId);
 			if (flags.model !== undefined) await checkModel(flags.model);
 			const sessions = await ctx.sessions();
-			if (flags.dryRun) {
-				const { prepareCompaction } = await import("@agent/compaction");
-				const opened = await sessions.open(id);
-				const settings = {
-					...sessions.config.compaction,
-					...(flags.keepRecentTokens !== undefined ? { keepRecentTokens: flags.keepRecentTokens } : {}),
-				};
-				const plan = prepareCompaction(opened.path, settings, {
-					...(flags.instructions !== undefined ? { customInstructions: flags.instructions } : {}),
-				});
-				if (flags.json) return ctx.out.json({ plan: plan ?? null });
-				if (!plan) return nothingToCompact(ctx, opened.context.estimatedTokens, settings.keepRecentTokens);
-				for (const line of renderPlan(plan)) await ctx.out.line(line);
-				return;
-			}
-			const options: CompactOptions = {};
+			const options: PlanCompactionOptions = {};
 			if (flags.model !== undefined) options.model = flags.model;
 			if (flags.keepRecentTokens !== undefined) options.keepRecentTokens = flags.keepRecentTokens;
 			if (flags.instructions !== undefined) options.customInstructions = flags.instructions;
+			if (flags.dryRun) {
+				const { planCompaction } = await import("@agent/session");
+				const preview = await planCompaction(sessions, id, options);
+				if (flags.json) return ctx.out.json({ model: preview.model, plan: preview.plan ?? null });
+				if (!preview.plan) return nothingToCompact(ctx, preview.contextTokens, keepRecent(sessions, options));
+				for (const line of renderPlan(preview.model, preview.plan)) await ctx.out.line(line);
+				return;
+			}
 			const record = await sessions.compact(id, options);
 			if (flags.json) return ctx.out.json(record ?? null);
 			if (!record) {
 				const opened = await sessions.open(id);
-				return nothingToCompact(
-					ctx,
-					opened.context.estimatedTokens,
-					options.keepRecentTokens ?? sessions.config.compaction.keepRecentTokens,
-				);
+				return nothingToCompact(ctx, opened.context.estimatedTokens, keepRecent(sessions, options));
 			}
 			await ctx.out.line(renderRecord(record, ctx.out.paint));
 		});
+}
+
+function keepRecent(sessions: AgentSessions, options: PlanCompactionOptions): number {
+	return options.keepRecentTokens ?? sessions.config.compaction.keepRecentTokens;
 }
 
 function nothingToCompact(ctx: CliContext, tokens: number, keepRecentTokens: number): void {
@@ -68,9 +61,10 @@ function nothingToCompact(ctx: CliContext, tokens: number, keepRecentTokens: num
 }
 
 /** The plan for people: what is summarized and kept, the files, then the exact prompts. */
-function renderPlan(plan: CompactionPlan): string[] {
+function renderPlan(model: string, plan: CompactionPlan): string[] {
 	const lines = [
 		"Compaction plan (dry run: nothing was written)",
+		`summarizer:        ${model}`,
 		`firstKeptSeq:      ${plan.firstKeptSeq}`,
 		`tokensBefore:      ${plan.tokensBefore} (summarized now)`,
 		`contextTokens:     ${plan.contextTokens}`,
