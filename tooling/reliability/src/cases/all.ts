@@ -1,6 +1,7 @@
 import type { ReliabilityCase } from "../support/case.js";
 import { concurrentWriters } from "./concurrent-writers.js";
+import { diskFull } from "./disk-full.js";
 import { sigkillTorture } from "./sigkill-torture.js";
 
 /** Every case, in the order they run. */
-export const allCases: ReliabilityCase[] = [sigkillTorture, concurrentWriters];
+export const allCases: ReliabilityCase[] = [sigkillTorture, concurrentWriters, diskFull];
