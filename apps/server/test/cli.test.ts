@@ -9,8 +9,11 @@ import { parseCliArgs } from "../src/cli-args.js";
 const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const children: ChildProcess[] = [];
 
-afterEach(() => {
+const homes: string[] = [];
+
+afterEach(async () => {
 	for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+	await Promise.all(homes.splice(0).map((home) => fs.rm(home, { recursive: true, force: true })));
 });
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
@@ -42,6 +45,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}) {
 
 async function tempHome(): Promise<string> {
 	const home = await fs.mkdtemp(path.join(os.tmpdir(), "agent-server-cli-"));
+	homes.push(home);
 	await fs.writeFile(path.join(home, "config.yaml"), "default_model: demo\n");
 	return home;
 }

@@ -21,8 +21,14 @@ export async function startTestServer(
 ): Promise<TestServer> {
 	const home = await fs.mkdtemp(path.join(os.tmpdir(), "agent-server-test-"));
 	await fs.writeFile(path.join(home, "config.yaml"), `default_model: demo\n${options.configYaml ?? ""}`);
-	const runtime = await AgentSessions.open({ home, ...options.runtime });
-	const running = await startServer({ runtime, port: 0, env: {}, log: () => {}, ...options.server });
+	let running: RunningServer;
+	try {
+		const runtime = await AgentSessions.open({ home, ...options.runtime });
+		running = await startServer({ runtime, port: 0, env: {}, log: () => {}, ...options.server });
+	} catch (error) {
+		await fs.rm(home, { recursive: true, force: true });
+		throw error;
+	}
 	const server: TestServer = {
 		...running,
 		home,
