@@ -57,6 +57,37 @@ describe("verify", () => {
 	});
 });
 
+describe("verify --repair", () => {
+	it("rebuilds metadata that drifted from the log (a crash between append and metadata write) and then exits 0", async () => {
+		const home = cliAt(await tempHome());
+		const id = await home.create();
+		await home.ok(["append", id], { input: jsonl(userBody("one")) });
+		// The record reached the log; the metadata write did not.
+		const line = {
+			recordType: "message",
+			schemaVersion: 1,
+			seq: 2,
+			role: "assistant",
+			content: [{ type: "text", text: "two" }],
+			timestamp: "2025-02-11T10:00:01Z",
+		};
+		await fs.appendFile(logPath(home.home, id), `${JSON.stringify(line)}\n`);
+
+		const found = await home(["verify", "--json"]);
+		expect(found.code).toBe(1);
+		expect((JSON.parse(found.stdout) as Report[])[0]?.problems.map((problem) => problem.kind)).toContain(
+			"metadata_drift",
+		);
+
+		const repaired = await home(["verify", "--repair", "--json"]);
+		expect(repaired.code).toBe(0);
+		const [report] = JSON.parse(repaired.stdout) as Array<Report & { fixed: Report["problems"] }>;
+		expect(report).toMatchObject({ ok: true, repaired: true, problems: [] });
+		expect(report?.fixed.map((problem) => problem.kind)).toContain("metadata_drift");
+		expect((await home(["verify"])).code).toBe(0);
+	});
+});
+
 describe("stats", () => {
 	it("adds up sessions, records, bytes, tokens and cost by model", async () => {
 		const stats = await cli.json<{

@@ -1,4 +1,4 @@
-import type { SessionStore, VerifyReport } from "@agent/session-format";
+import type { SessionStore, VerifyProblem, VerifyReport } from "@agent/session-format";
 import { Command } from "commander";
 import { sessionIdArgument } from "../args.js";
 import type { CliContext } from "../cli-context.js";
@@ -19,12 +19,14 @@ export function registerVerify(ctx: CliContext): Command {
 		)
 		.argument("[id]", "session id (default: every session, archived ones included)")
 		.option("--repair", "rebuild the metadata of sessions with problems from their logs (logs are never rewritten)")
-		.option("--json", "print an array of reports { sessionId, ok, problems, records, bytes, repaired? }")
+		.option("--json", "print an array of reports { sessionId, ok, problems, records, bytes, repaired?, fixed? }")
 		.action(async (rawId: string | undefined, flags: VerifyFlags) => {
 			const store = await ctx.store();
 			let reports = rawId === undefined ? await verifyAll(ctx, store) : await store.verify(sessionIdArgument(rawId));
 			if (flags.repair) {
-				reports = await Promise.all(reports.map((report) => (report.ok ? report : store.repair(report.sessionId))));
+				const repaired: RepairedReport[] = [];
+				for (const report of reports) repaired.push(report.ok ? report : await repairSession(store, report));
+				reports = repaired;
 			}
 			if (flags.json) await ctx.out.json(reports);
 			else {
@@ -33,12 +35,29 @@ export function registerVerify(ctx: CliContext): Command {
 				const failed = reports.filter((report) => !report.ok).length;
 				ctx.out.note(
 					failed === 0
-						? `${reports.length} session(s) verified, no problems.`
+						? `${reports.length} session(s) verified${repairedCount(reports)}, no problems${flags.repair ? " left" : ""}.`
 						: `${failed} of ${reports.length} session(s) have problems${flags.repair ? " left after repair (the log itself is never rewritten)" : "; `verify --repair` rebuilds their metadata"}.`,
 				);
 			}
 			if (reports.some((report) => !report.ok)) throw new ReportedFailure("verify found problems");
 		});
+}
+
+function repairedCount(reports: readonly VerifyReport[]): string {
+	const count = reports.filter((report) => report.repaired).length;
+	return count > 0 ? `, ${count} repaired` : "";
+}
+
+/** A report after repair: what is left, and what the repair fixed. */
+export type RepairedReport = VerifyReport & { fixed?: VerifyProblem[] };
+
+/** Rebuilds a session's metadata, then verifies it again: the problems left are what the log itself holds. */
+async function repairSession(store: SessionStore, before: VerifyReport): Promise<RepairedReport> {
+	await store.repair(before.sessionId);
+	const [after] = await store.verify(before.sessionId);
+	if (!after) return { ...before, repaired: true };
+	const left = new Set(after.problems.map((problem) => problem.message));
+	return { ...after, repaired: true, fixed: before.problems.filter((problem) => !left.has(problem.message)) };
 }
 
 /** Verifies every session one by one, with a progress bar on a terminal. */

@@ -3,15 +3,20 @@ import type { Paint } from "../io/colors.js";
 import { formatBytes, formatCount } from "./format.js";
 
 /** A verify report: one line for the session, then one per problem with its line and byte offset. */
-export function renderVerifyReport(report: VerifyReport, paint: Paint): string[] {
+export function renderVerifyReport(report: VerifyReport & { fixed?: VerifyProblem[] }, paint: Paint): string[] {
 	const size = `${formatCount(report.records)} records, ${formatBytes(report.bytes)}`;
 	const repaired = report.repaired ? paint("yellow", " (metadata rebuilt)") : "";
-	if (report.ok) return [`${paint("green", "ok")}    ${report.sessionId}  ${size}${repaired}`];
+	const fixed = (report.fixed ?? []).map(
+		(problem) => `      ${paint("green", "fixed")} ${problemLocation(problem)}${problem.kind}: ${problem.message}`,
+	);
+	const left = report.problems.map(
+		(problem) => `      ${problemLocation(problem)}${paint("yellow", problem.kind)}: ${problem.message}`,
+	);
+	if (report.ok) return [`${paint("green", "ok")}    ${report.sessionId}  ${size}${repaired}`, ...fixed, ...left];
 	return [
 		`${paint("red", "FAIL")}  ${report.sessionId}  ${size}, ${report.problems.length} problem(s)${repaired}`,
-		...report.problems.map(
-			(problem) => `      ${problemLocation(problem)}${paint("yellow", problem.kind)}: ${problem.message}`,
-		),
+		...fixed,
+		...left,
 	];
 }
 
