@@ -51,7 +51,7 @@ describe("create", () => {
 		expect(metadata.id).toMatch(ULID);
 		expect(metadata).toMatchObject({
 			name: "nightly report",
-			model: "demo",
+			model: "demo/demo",
 			source: "cron",
 			cronJobId: "nightly",
 			systemPromptOverride: "Be brief.",

@@ -32,7 +32,7 @@ describe("sessions routes", () => {
 		expect(metadata.id).not.toBe("01AAAAAAAAAAAAAAAAAAAAAAAA");
 		expect(metadata.name).toBe("Planning");
 		expect(metadata.systemPromptOverride).toBe("Be brief.");
-		expect(metadata.model).toBe("demo");
+		expect(metadata.model).toBe("demo/demo");
 		expect(response.headers.get("location")).toBe(`/api/sessions/${metadata.id}`);
 	});
 

@@ -12,6 +12,7 @@ export type AgentErrorCode =
 	| "STORAGE_FAILURE"
 	| "COMPACTION_FAILED"
 	| "MODEL_NOT_FOUND"
+	| "MODEL_FAILED"
 	| "ABORTED";
 
 export class AgentSessionError extends Error {

@@ -19,7 +19,7 @@ export {
 	type SessionEventType,
 	toEventError,
 } from "./events.js";
-export { defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
+export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage } from "./naming.js";
 export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";
 export { type CompactionPreview, type PlanCompactionOptions, planCompaction } from "./plan-compaction.js";

@@ -50,6 +50,14 @@ export function resolveModel(name: string): ResolvedModel {
 }
 
 /**
+ * The name a session records for a model: "provider/model-id", as the store derives it from
+ * assistant replies ("demo" becomes "demo/demo", the demo model's provider and id).
+ */
+export function canonicalModelName(name: string): string {
+	return name === DEMO_MODEL_NAME ? `${DEMO_MODEL_NAME}/${DEMO_MODEL_NAME}` : name;
+}
+
+/**
  * The model to use when none is given: the configured default, else the first provider with an
  * API key in the environment, else the offline demo model.
  */

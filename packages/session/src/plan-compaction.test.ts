@@ -26,7 +26,7 @@ describe("planCompaction", () => {
 			keepRecentTokens: 60,
 			customInstructions: "focus on answers",
 		});
-		expect(preview.model).toBe("demo");
+		expect(preview.model).toBe("demo/demo");
 		expect(preview.contextTokens).toBeGreaterThan(0);
 		const plan = preview.plan;
 		if (!plan) throw new Error("expected a plan");

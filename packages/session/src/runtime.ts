@@ -18,7 +18,7 @@ import {
 import { createFileStore, resolveHome } from "@agent/session-fs";
 import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
 import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
-import { defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
+import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 import { nameFromFirstMessage } from "./naming.js";
 import type { ToolExecutor } from "./tools.js";
 import { runTurn } from "./turn.js";
@@ -103,7 +103,9 @@ export class AgentSessions {
 	}
 
 	async create(options: CreateSessionOptions = {}): Promise<SessionMetadata> {
-		const metadata = await this.store.create({ ...options, model: options.model ?? this.defaultModel() });
+		const model = canonicalModelName(options.model ?? this.defaultModel());
+		this.resolve(model);
+		const metadata = await this.store.create({ ...options, model });
 		this.events.emit({ type: "session.created", sessionId: metadata.id, metadata });
 		return metadata;
 	}
@@ -127,6 +129,8 @@ export class AgentSessions {
 
 	/** Queues a turn and returns at once with its position; `done` settles when the turn ends. */
 	enqueue(sessionId: string, content: string | ContentBlock[], options: SendOptions = {}): QueuedTurn {
+		// An unknown model fails here, at once, rather than when the turn's time comes.
+		if (options.model !== undefined) this.resolve(options.model);
 		const turnId = `${Date.now().toString(36)}-${(++this.turnCounter).toString(36)}`;
 		const blocks = typeof content === "string" ? [textBlock(content)] : content;
 		let position = 0;

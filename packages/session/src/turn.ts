@@ -76,8 +76,8 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 		if (reply.stopReason === "aborted") throw new AgentSessionError("ABORTED", "@agent/session: the turn was aborted");
 		if (reply.stopReason === "error") {
 			throw new AgentSessionError(
-				"STORAGE_FAILURE",
-				`@agent/session: the model failed: ${reply.errorMessage ?? "unknown error"}`,
+				"MODEL_FAILED",
+				`@agent/session: the model failed: ${reply.errorMessage ?? "unknown error"}; the reply is stored with its error, send again to retry`,
 			);
 		}
 		const calls = toolCallsOf(reply.content as ContentBlock[]);
