@@ -66,9 +66,11 @@ function writeTemp(path: string, metadata: SessionMetadata, fsync: boolean): str
 }
 
 /**
- * Replaces metadata.json atomically: a temp file, then rename. With `fsync` the temp file is
- * flushed first, so a power loss leaves the old or the new file, never an empty one. Without it a
- * power loss may leave a damaged file — harmless, since a damaged cache is detected and rebuilt.
+ * Replaces metadata.json atomically: a temp file, then rename, so a crash leaves the old file or
+ * the new one. With `fsync` (the store's "fsync" durability) the temp file is flushed before the
+ * rename, so a power loss does too. Without it there is no point: the log itself is not flushed
+ * then, so after a power loss the cache may be ahead of the log or damaged — either way it no
+ * longer matches the log's size and is rebuilt from it.
  */
 export function writeMetadataFile(path: string, metadata: SessionMetadata, fsync: boolean): void {
 	const temp = writeTemp(path, metadata, fsync);

@@ -20,10 +20,8 @@ export interface SessionPaths {
 	readonly log: string;
 	/** The derived cache of the log, replaced atomically (temp + rename). */
 	readonly metadata: string;
-	/** The cross-process lease: a directory made with mkdir (proper-lockfile), holding holder.json. */
+	/** The cross-process lease: a directory made with mkdir (proper-lockfile), holding an entry that names its holder. */
 	readonly lockDir: string;
-	/** Who holds the lease: written inside the lock directory, so it belongs to that lock and no other. */
-	readonly holder: string;
 	/** Taken (mkdir) while removing the lock of a holder that died, so two processes never both do it. */
 	readonly takeoverGuard: string;
 	/** Where bytes of a torn tail are kept when a writer cuts them off the log. */
@@ -39,7 +37,6 @@ export function sessionPaths(home: string, id: string): SessionPaths {
 		log: join(dir, "session.jsonl"),
 		metadata: join(dir, "metadata.json"),
 		lockDir,
-		holder: join(lockDir, "holder.json"),
 		takeoverGuard: join(dir, "lease.takeover"),
 		tornTails: join(dir, "torn-tails.bin"),
 	};

@@ -1,4 +1,5 @@
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type { RecordProblem, StoredRecord } from "@agent/session-format";
 import { afterEach, describe, expect, it } from "vitest";
 import { WriterProcess } from "./test-children.js";
@@ -124,8 +125,9 @@ describe("the cross-process lease", () => {
 		const holder = start({ home, id, mode: "hold", staleLeaseMs: 2000 });
 		await holder.until(() => holder.printed("held"));
 		await holder.kill();
-		// Without its holder file the lock could belong to anyone, on any host: only staleness frees it.
-		rmSync(`${store.pathsOf(id).lockDir}/holder.json`);
+		// Without its holder entry the lock could belong to anyone, on any host: only staleness frees it.
+		const lockDir = store.pathsOf(id).lockDir;
+		for (const entry of readdirSync(lockDir)) rmSync(join(lockDir, entry));
 		const error = await store.lease(id, { waitMs: 0 }).catch((e) => e);
 		expect(error.code).toBe("SESSION_LOCKED");
 		expect(error.message).toContain("another process");

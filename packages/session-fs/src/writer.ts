@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, ftruncateSync, openSync } from "node:fs";
+import { closeSync, ftruncateSync, openSync, readSync } from "node:fs";
 import { type AppendResult, type RecordInput, recordLine, type SessionMetadata } from "@agent/session-format";
 import { prepareBatch } from "./batch.js";
 import { errnoCode, leaseLost, notFound, storageFailure } from "./errors.js";
@@ -11,6 +11,7 @@ import type { SessionPaths } from "./paths.js";
 import { appendAll, copyRange, datasync } from "./write-bytes.js";
 
 const NEWLINE = Buffer.from("\n");
+const PROBE = Buffer.alloc(1);
 
 /**
  * Everything that writes one session's log, used only while its lease is held. It knows the
@@ -100,7 +101,7 @@ export class SessionWriter {
 	/** Validates the whole batch, assigns seqs, writes it in one write, and only then updates metadata. */
 	async append(inputs: readonly RecordInput[]): Promise<AppendResult> {
 		if (this.lock.isCompromised()) throw leaseLost(this.paths.id);
-		if (fstatSync(this.fd).size !== this.logBytes) await this.refresh();
+		if (this.grewBehindOurBack()) await this.refresh();
 		const records = prepareBatch(this.metadata, inputs, this.options.now().toISOString());
 		if (records.length === 0) return { records, metadata: cloneMetadata(this.metadata) };
 		const bytes = Buffer.from(records.map(recordLine).join(""));
@@ -126,10 +127,19 @@ export class SessionWriter {
 		return { records, metadata: cloneMetadata(this.metadata) };
 	}
 
+	/**
+	 * The fresh look before each write under a held lease: is there a byte past the end we know?
+	 * (Only a writer ignoring the lease could have put it there.) A one-byte pread at our end of
+	 * file answers it without the allocations of an fstat.
+	 */
+	private grewBehindOurBack(): boolean {
+		return readSync(this.fd, PROBE, 0, 1, this.logBytes) !== 0;
+	}
+
 	/** Changes metadata-only facts (archive, uptime, a moved leaf) and writes them at once. */
 	async updateMetadata(change: (metadata: SessionMetadata) => void): Promise<SessionMetadata> {
 		if (this.lock.isCompromised()) throw leaseLost(this.paths.id);
-		if (fstatSync(this.fd).size !== this.logBytes) await this.refresh();
+		if (this.grewBehindOurBack()) await this.refresh();
 		const next = cloneMetadata(this.metadata);
 		change(next);
 		this.writeMetadata(next);
