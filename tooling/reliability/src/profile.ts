@@ -34,7 +34,7 @@ const ci: Profile = {
 	torture: { kills: 60, parallel: 2, sessions: 2, maxKillDelayMs: 300 },
 	concurrent: { writers: 8, appendsPerWriter: 100, sessions: 8 },
 	diskFull: { rounds: 4 },
-	fuzzLines: { runs: 300, hugeStringBytes: 4 << 20, oversizedLineBytes: 0 },
+	fuzzLines: { runs: 200, hugeStringBytes: 4 << 20, oversizedLineBytes: 0 },
 	fuzzServer: { requests: 600 },
 	staleLocks: { staleMs: 2000, rounds: 1 },
 	metadataCrash: { rounds: 10 },

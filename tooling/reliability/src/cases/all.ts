@@ -1,7 +1,8 @@
 import type { ReliabilityCase } from "../support/case.js";
 import { concurrentWriters } from "./concurrent-writers.js";
 import { diskFull } from "./disk-full.js";
+import { fuzzLines } from "./fuzz-lines.js";
 import { sigkillTorture } from "./sigkill-torture.js";
 
 /** Every case, in the order they run. */
-export const allCases: ReliabilityCase[] = [sigkillTorture, concurrentWriters, diskFull];
+export const allCases: ReliabilityCase[] = [sigkillTorture, concurrentWriters, diskFull, fuzzLines];
