@@ -1,5 +1,6 @@
 import { describeValue } from "./describe.js";
 import { InvalidRecordError } from "./errors.js";
+import { fastRecord } from "./fast-record.js";
 import { findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
 import { KNOWN_RECORD_TYPES } from "./parse.js";
 import {
@@ -104,6 +105,8 @@ export function validateRecordInput(
 		seq: fill.seq,
 		timestamp: object.timestamp ?? fill.timestamp,
 	};
+	const fast = fastRecord(candidate);
+	if (fast) return fast;
 	const result = sessionRecordSchema.safeParse(candidate);
 	if (!result.success) {
 		const issue = result.error.issues[0];

@@ -1,0 +1,158 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fastRecord } from "./fast-record.js";
+import { parseRecordLine } from "./parse.js";
+import { type RecordType, sessionRecordSchema } from "./records.js";
+import { anyRecord, jsonValue, recordOf } from "./test-arbitraries.js";
+
+const HOT_TYPES: RecordType[] = [
+	"message",
+	"compaction",
+	"model_change",
+	"thinking_level_change",
+	"session_info",
+	"custom",
+];
+
+/**
+ * Same value and the same key order (what a writer would put on disk). `fromJson`: the input is
+ * JSON.parse output (no holes, no extra properties on arrays), so reuse is checked too.
+ */
+function expectSameAsZod(input: unknown, fromJson = false): void {
+	const zod = sessionRecordSchema.safeParse(input);
+	for (const reuse of fromJson ? [false, true] : [false]) {
+		const fast = fastRecord(input, { reuse });
+		if (fast === undefined) continue;
+		expect(zod.success).toBe(true);
+		expect(fast).toEqual(zod.data);
+		expect(JSON.stringify(fast)).toBe(JSON.stringify(zod.data));
+	}
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+/** Every object and array inside `value` (itself included). */
+function containers(value: unknown, out: Container[] = []): Container[] {
+	if (typeof value !== "object" || value === null) return out;
+	out.push(value as Container);
+	for (const child of Object.values(value)) containers(child, out);
+	return out;
+}
+
+const odd = fc.constantFrom<unknown>(
+	undefined,
+	Number.NaN,
+	Number.POSITIVE_INFINITY,
+	-1,
+	0,
+	1.5,
+	2 ** 60,
+	"",
+	null,
+	[],
+	{},
+);
+
+/** A valid record with one thing broken somewhere: a value replaced, a key removed, or a key added. */
+const damagedRecord = fc
+	.record({
+		record: anyRecord,
+		where: fc.nat(),
+		which: fc.nat(),
+		how: fc.constantFrom("replace", "delete", "add"),
+		value: fc.oneof(odd, jsonValue),
+		key: fc.constantFrom("extra", "type", "text", "content", "seq", "usage", "cost", "input", "arguments", "__proto__"),
+	})
+	.map(({ record, where, which, how, value, key }) => {
+		const copy = structuredClone(record) as unknown;
+		const all = containers(copy);
+		const target = all[where % all.length] as Record<string, unknown>;
+		const keys = Object.keys(target);
+		const name = how === "add" || keys.length === 0 ? key : (keys[which % keys.length] as string);
+		if (how === "delete") delete target[name];
+		else Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+		return copy;
+	});
+
+describe("fastRecord", () => {
+	it("gives zod's output, key order included, for every valid record", () => {
+		fc.assert(
+			fc.property(anyRecord, (record) => {
+				expectSameAsZod(record);
+				expectSameAsZod(JSON.parse(JSON.stringify(record)), true);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it("takes every valid record of the hot types (a resume's lines never reach zod)", () => {
+		for (const type of HOT_TYPES) {
+			fc.assert(
+				fc.property(recordOf(type), (record) => {
+					expect(fastRecord(record)).toBeDefined();
+				}),
+				{ numRuns: 300 },
+			);
+		}
+	});
+
+	it("declines or agrees with zod on damaged records", () => {
+		fc.assert(
+			fc.property(damagedRecord, (record) => expectSameAsZod(record)),
+			{ numRuns: 5000 },
+		);
+	});
+
+	it("declines or agrees with zod on damaged records read back from JSON", () => {
+		fc.assert(
+			fc.property(damagedRecord, (record) => {
+				const text = JSON.stringify(record);
+				if (text !== undefined) expectSameAsZod(JSON.parse(text), true);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it("leaves a __proto__ key in tool arguments to the schema, which drops it", () => {
+		const line =
+			'{"recordType":"message","schemaVersion":1,"seq":1,"timestamp":"t","role":"assistant","content":[{"type":"toolCall","id":"c","name":"read","arguments":{"__proto__":{"x":1},"path":"a"}}]}';
+		expect(fastRecord(JSON.parse(line))).toBeUndefined();
+		const parsed = parseRecordLine(line);
+		expect(parsed.ok && parsed.record.recordType === "message" && parsed.record.content[0]).toEqual({
+			type: "toolCall",
+			id: "c",
+			name: "read",
+			arguments: { path: "a" },
+		});
+	});
+
+	it("with reuse, keeps a record already in the schema's shape as it is (a resume allocates no copies)", () => {
+		fc.assert(
+			fc.property(anyRecord, (record) => {
+				const line = JSON.parse(JSON.stringify(sessionRecordSchema.parse(record)));
+				const fast = fastRecord(line, { reuse: true });
+				if (fast) expect(fast).toBe(line);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	it("copies what the schema copies, so a caller changing its input later changes nothing", () => {
+		const input = {
+			recordType: "message",
+			schemaVersion: 1,
+			seq: 1,
+			timestamp: "2025-02-11T10:00:00Z",
+			role: "assistant",
+			content: [{ type: "toolCall", id: "c", name: "read", arguments: { path: "a" } }],
+			usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3 },
+		};
+		const record = fastRecord(input);
+		expect(record).toEqual(input);
+		input.content[0]!.arguments.path = "b";
+		input.content.push({ type: "toolCall", id: "d", name: "read", arguments: { path: "c" } });
+		input.usage.input = 99;
+		expect(record).toMatchObject({ content: [{ arguments: { path: "a" } }], usage: { input: 1 } });
+		expect(record && "content" in record && record.content).toHaveLength(1);
+	});
+});

@@ -1,0 +1,274 @@
+import type { SessionRecord } from "./records.js";
+
+/**
+ * The hot record types (message, compaction, model_change, thinking_level_change, session_info,
+ * custom) checked by hand: the rules of sessionRecordSchema, and its exact output (a copy with
+ * the schema's keys in the schema's order; `details` and `data` by reference, as z.unknown()
+ * passes them), without zod's per-call machinery and garbage — a resume parses every line it
+ * reads, and an append validates every record. Anything not matched exactly (another type, a
+ * key the schema does not know, a missing default, undefined, a non-plain object, any wrong
+ * value) returns undefined: the caller then asks zod, which decides and words the error.
+ * `fast-record.test.ts` checks the two against each other on random and damaged records.
+ */
+export function fastRecord(value: unknown, options: FastRecordOptions = {}): SessionRecord | undefined {
+	if (!isPlain(value)) return undefined;
+	const reuse = options.reuse === true;
+	switch (value.recordType) {
+		case "message":
+			return message(value, reuse);
+		case "compaction":
+			return compaction(value, reuse);
+		case "model_change":
+			return simple(value, MODEL_CHANGE_KEYS, reuse, () => nonEmpty(value.provider) && nonEmpty(value.modelId));
+		case "thinking_level_change":
+			return simple(value, THINKING_LEVEL_KEYS, reuse, () => nonEmpty(value.thinkingLevel));
+		case "session_info":
+			return simple(value, SESSION_INFO_KEYS, reuse, () => !("name" in value) || typeof value.name === "string");
+		case "custom":
+			return simple(value, CUSTOM_KEYS, reuse, () => nonEmpty(value.customType));
+		default:
+			return undefined;
+	}
+}
+
+export interface FastRecordOptions {
+	/**
+	 * The value is fresh JSON.parse output nobody else holds: objects whose keys already come in
+	 * the schema's order (every line this library writes) are returned as they are, not copied.
+	 */
+	reuse?: boolean;
+}
+
+type Plain = Record<string, unknown>;
+
+const BASE_KEYS = ["recordType", "schemaVersion", "seq", "timestamp", "parentSeq"];
+const MESSAGE_KEYS = [
+	...BASE_KEYS,
+	"role",
+	"content",
+	"toolCallId",
+	"toolName",
+	"isError",
+	"details",
+	"api",
+	"provider",
+	"model",
+	"usage",
+	"stopReason",
+	"errorMessage",
+];
+const COMPACTION_KEYS = [
+	...BASE_KEYS,
+	"firstKeptSeq",
+	"summary",
+	"tokensBefore",
+	"tokensAfter",
+	"readFiles",
+	"modifiedFiles",
+	"trigger",
+];
+const MODEL_CHANGE_KEYS = [...BASE_KEYS, "provider", "modelId"];
+const THINKING_LEVEL_KEYS = [...BASE_KEYS, "thinkingLevel"];
+const SESSION_INFO_KEYS = [...BASE_KEYS, "name"];
+const CUSTOM_KEYS = [...BASE_KEYS, "customType", "data"];
+const USAGE_KEYS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"];
+const USAGE_NUMBER_KEYS = USAGE_KEYS.slice(0, 5);
+const COST_KEYS = ["input", "output", "cacheRead", "cacheWrite", "total"];
+
+const MESSAGE_STRING_KEYS = ["toolName", "api", "provider", "model", "errorMessage"];
+const ROLES = new Set(["user", "assistant", "toolResult"]);
+const STOP_REASONS = new Set(["stop", "length", "toolUse", "error", "aborted"]);
+const TRIGGERS = new Set(["threshold", "overflow", "manual"]);
+
+function isPlain(value: unknown): value is Plain {
+	if (typeof value !== "object" || value === null) return false;
+	const proto = Object.getPrototypeOf(value);
+	return proto === Object.prototype;
+}
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.length > 0;
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const isInt = (value: unknown, min: number): value is number => Number.isSafeInteger(value) && (value as number) >= min;
+
+const BAD = 0;
+const UNORDERED = 1;
+const ORDERED = 2;
+type KeyState = typeof BAD | typeof UNORDERED | typeof ORDERED;
+
+/** BAD unless every own key of `value` is one of `keys` with a defined value; ORDERED when they also come in that order. */
+function keyState(value: Plain, keys: readonly string[]): KeyState {
+	let last = -1;
+	let state: KeyState = ORDERED;
+	for (const key in value) {
+		if (!Object.hasOwn(value, key) || value[key] === undefined) return BAD;
+		const index = keys.indexOf(key);
+		if (index < 0) return BAD;
+		if (index < last) state = UNORDERED;
+		last = index;
+	}
+	return state;
+}
+
+/** `value` itself when it may be reused as it is, else a copy of its present keys in the order of `keys`. */
+function keep(value: Plain, keys: readonly string[], state: KeyState, reuse: boolean): Plain {
+	if (reuse && state === ORDERED) return value;
+	const out: Plain = {};
+	for (const key of keys) if (key in value) out[key] = value[key];
+	return out;
+}
+
+/** True when the fields every record has are right. */
+function baseOk(value: Plain): boolean {
+	if (!isInt(value.schemaVersion, 0) || !isInt(value.seq, 1) || !nonEmpty(value.timestamp)) return false;
+	return !("parentSeq" in value) || value.parentSeq === null || isInt(value.parentSeq, 1);
+}
+
+function simple(value: Plain, keys: readonly string[], reuse: boolean, fieldsOk: () => boolean) {
+	const state = keyState(value, keys);
+	if (state === BAD || !baseOk(value) || !fieldsOk()) return undefined;
+	return keep(value, keys, state, reuse) as SessionRecord;
+}
+
+function message(value: Plain, reuse: boolean): SessionRecord | undefined {
+	const state = keyState(value, MESSAGE_KEYS);
+	if (state === BAD || !baseOk(value) || !ROLES.has(value.role as string)) return undefined;
+	if ("toolCallId" in value && !nonEmpty(value.toolCallId)) return undefined;
+	for (const key of MESSAGE_STRING_KEYS) {
+		if (key in value && !isString(value[key])) return undefined;
+	}
+	if ("isError" in value && typeof value.isError !== "boolean") return undefined;
+	if ("stopReason" in value && !STOP_REASONS.has(value.stopReason as string)) return undefined;
+	const content = contentBlocks(value.content, reuse);
+	if (!content) return undefined;
+	let usageOut: Plain | undefined;
+	if ("usage" in value) {
+		usageOut = usage(value.usage, reuse);
+		if (!usageOut) return undefined;
+	}
+	if (reuse && state === ORDERED && content === value.content && usageOut === value.usage) {
+		return value as SessionRecord;
+	}
+	const out = keep(value, MESSAGE_KEYS, UNORDERED, false);
+	out.content = content;
+	if (usageOut) out.usage = usageOut;
+	return out as SessionRecord;
+}
+
+function usage(value: unknown, reuse: boolean): Plain | undefined {
+	if (!isPlain(value)) return undefined;
+	const state = keyState(value, USAGE_KEYS);
+	if (state === BAD) return undefined;
+	for (const key of USAGE_NUMBER_KEYS) if (!isNumber(value[key])) return undefined;
+	let cost: Plain | undefined;
+	if ("cost" in value) {
+		const given = value.cost;
+		if (!isPlain(given)) return undefined;
+		const costState = keyState(given, COST_KEYS);
+		if (costState === BAD) return undefined;
+		for (const key of COST_KEYS) if (!isNumber(given[key])) return undefined;
+		cost = keep(given, COST_KEYS, costState, reuse);
+	}
+	if (reuse && state === ORDERED && cost === value.cost) return value;
+	const out = keep(value, USAGE_KEYS, UNORDERED, false);
+	if (cost) out.cost = cost;
+	return out;
+}
+
+function contentBlocks(value: unknown, reuse: boolean): unknown[] | undefined {
+	if (!Array.isArray(value)) return undefined;
+	let out: unknown[] | undefined = reuse ? undefined : new Array(value.length);
+	for (let i = 0; i < value.length; i++) {
+		const given = value[i];
+		const block = contentBlock(given, reuse);
+		if (!block) return undefined;
+		if (block !== given && !out) out = value.slice(0, i);
+		if (out) out[i] = block;
+	}
+	return out ?? value;
+}
+
+function contentBlock(block: unknown, reuse: boolean): Plain | undefined {
+	if (!isPlain(block)) return undefined;
+	switch (block.type) {
+		case "text": {
+			const state = keyState(block, TEXT_KEYS);
+			if (state === BAD || !isString(block.text) || !optionalString(block, "textSignature")) return undefined;
+			return keep(block, TEXT_KEYS, state, reuse);
+		}
+		case "thinking": {
+			const state = keyState(block, THINKING_KEYS);
+			if (
+				state === BAD ||
+				!isString(block.thinking) ||
+				!optionalString(block, "thinkingSignature") ||
+				("redacted" in block && typeof block.redacted !== "boolean")
+			) {
+				return undefined;
+			}
+			return keep(block, THINKING_KEYS, state, reuse);
+		}
+		case "toolCall": {
+			const state = keyState(block, TOOL_CALL_KEYS);
+			if (state === BAD || !nonEmpty(block.id) || !nonEmpty(block.name) || !optionalString(block, "thoughtSignature")) {
+				return undefined;
+			}
+			const args = block.arguments;
+			// A "__proto__" key is dropped by the schema; leave such arguments to it.
+			if (!isPlain(args) || Object.hasOwn(args, "__proto__")) return undefined;
+			for (const key in args) {
+				if (!Object.hasOwn(args, key) || args[key] === undefined) return undefined;
+			}
+			if (reuse && state === ORDERED) return block;
+			const out = keep(block, TOOL_CALL_KEYS, UNORDERED, false);
+			out.arguments = reuse ? args : { ...args };
+			return out;
+		}
+		case "image": {
+			const state = keyState(block, IMAGE_KEYS);
+			if (state === BAD || !isString(block.data) || !nonEmpty(block.mimeType)) return undefined;
+			return keep(block, IMAGE_KEYS, state, reuse);
+		}
+		default:
+			return undefined;
+	}
+}
+
+const TEXT_KEYS = ["type", "text", "textSignature"];
+const THINKING_KEYS = ["type", "thinking", "thinkingSignature", "redacted"];
+const TOOL_CALL_KEYS = ["type", "id", "name", "arguments", "thoughtSignature"];
+const IMAGE_KEYS = ["type", "data", "mimeType"];
+
+function optionalString(value: Plain, key: string): boolean {
+	return !(key in value) || isString(value[key]);
+}
+
+function compaction(value: Plain, reuse: boolean): SessionRecord | undefined {
+	const state = keyState(value, COMPACTION_KEYS);
+	if (
+		state === BAD ||
+		!baseOk(value) ||
+		!isInt(value.firstKeptSeq, 1) ||
+		!isString(value.summary) ||
+		!isInt(value.tokensBefore, 0) ||
+		("tokensAfter" in value && !isInt(value.tokensAfter, 0)) ||
+		("trigger" in value && !TRIGGERS.has(value.trigger as string)) ||
+		!strings(value.readFiles) ||
+		!strings(value.modifiedFiles)
+	) {
+		return undefined;
+	}
+	if (reuse && state === ORDERED) return value as SessionRecord;
+	const out = keep(value, COMPACTION_KEYS, UNORDERED, false);
+	if (!reuse) {
+		out.readFiles = (value.readFiles as string[]).slice();
+		out.modifiedFiles = (value.modifiedFiles as string[]).slice();
+	}
+	return out as SessionRecord;
+}
+
+function strings(value: unknown): value is string[] {
+	if (!Array.isArray(value)) return false;
+	for (const item of value) if (typeof item !== "string") return false;
+	return true;
+}
