@@ -1,0 +1,128 @@
+import { formatBytes, formatMs, formatRatio, ratio, rssGrowth } from "./format.js";
+import type { Row } from "./suite.js";
+
+export interface GoalResult {
+	goal: string;
+	/** undefined: a figure to report, not a goal to meet (or it could not be measured). */
+	met: boolean | undefined;
+	detail: string;
+}
+
+/** A fixed allowance for the memory goal: code, JIT, the 256 KiB read buffer and GC slack. */
+export const MEMORY_CONSTANT = 32 << 20;
+
+const section = (rows: readonly Row[], name: string) =>
+	rows.filter((row) => row.section === name || row.section.startsWith(`${name} (`));
+
+/** Checks the issue's goals against one run's rows. */
+export function evaluateGoals(rows: readonly Row[]): GoalResult[] {
+	const goals: GoalResult[] = [];
+	const resume = section(rows, "Resume, late compaction");
+	const [small, middle, large] = resume;
+	if (middle) {
+		const r = ratio(middle.pi, middle.ours);
+		goals.push({
+			goal: `Resume with a late compaction at ${middle.label}: at least 20x faster than pi`,
+			met: r === undefined ? undefined : r >= 20,
+			detail: `${formatRatio(r)} (ours ${formatMs(middle.ours?.medianMs ?? Number.NaN)})`,
+		});
+	}
+	if (small && large) {
+		const r = ratio(large.ours, small.ours);
+		goals.push({
+			goal: `Resume cost follows the kept context: ${large.label} within 2x of ${small.label}`,
+			met: r === undefined ? undefined : r <= 2,
+			detail: `${formatRatio(r)} (${formatMs(large.ours?.medianMs ?? Number.NaN)} vs ${formatMs(small.ours?.medianMs ?? Number.NaN)})`,
+		});
+		goals.push({
+			goal: `Ours opens ${large.label}; pi cannot`,
+			met: large.ours?.status === "ok",
+			detail: `ours: ${large.ours?.status}; pi: ${large.pi?.status}${large.pi?.reason ? ` (${large.pi.reason})` : ""}`,
+		});
+	}
+	for (const row of section(rows, "Resume, linear (no compaction)")) {
+		const r = ratio(row.ours, row.floor);
+		goals.push({
+			goal: `Linear resume at ${row.label}: within 1.5x of the JSON.parse floor`,
+			met: r === undefined ? undefined : r <= 1.5,
+			detail: `${formatRatio(r)}; pi/ours ${formatRatio(ratio(row.pi, row.ours))}`,
+		});
+	}
+	const listings = section(rows, "List sessions");
+	for (const row of listings.filter((row) => row.pi)) {
+		const r = ratio(row.pi, row.ours);
+		goals.push({
+			goal: `List ${row.label}: at least 30x faster than pi's SessionManager.list`,
+			met: r === undefined ? undefined : r >= 30,
+			detail: `${formatRatio(r)}; peak RSS growth ours ${formatBytes(rssGrowth(row.ours))}, pi ${formatBytes(rssGrowth(row.pi))}`,
+		});
+	}
+	const [listSmall, , listLarge] = listings;
+	if (listSmall && listLarge) {
+		const a = rssGrowth(listSmall.ours);
+		const b = rssGrowth(listLarge.ours);
+		goals.push({
+			goal: `Listing memory does not grow with session size (${listLarge.label} vs ${listSmall.label})`,
+			met: a === undefined || b === undefined ? undefined : b <= a * 1.5 + (4 << 20),
+			detail: `${formatBytes(b)} vs ${formatBytes(a)} for ${((listLarge.inputBytes ?? 0) / (listSmall.inputBytes || 1)).toFixed(0)}x the bytes`,
+		});
+	}
+	const [appendOne] = section(rows, "Append, lease held");
+	if (appendOne) {
+		const r = ratio(appendOne.pi, appendOne.ours);
+		goals.push({
+			goal: `Append ${appendOne.label}: throughput at least pi's appendFileSync path`,
+			met: r === undefined ? undefined : r >= 1,
+			detail: `pi/ours ${formatRatio(r)}; ${perSecond(appendOne, "ours")} vs pi ${perSecond(appendOne, "pi")}`,
+		});
+	}
+	for (const row of section(rows, "Append, lease held, fsync")) {
+		goals.push({
+			goal: `Append with fsync, ${row.label}: the figure`,
+			met: undefined,
+			detail: `${perSecond(row, "ours")}${row.floor ? `; floor (write + fdatasync) ${perSecond(row, "floor")}` : ""}`,
+		});
+	}
+	const tails = rows.filter((row) => row.section.startsWith("Tail"));
+	const [tailSmall] = tails;
+	const tailLarge = tails[tails.length - 1];
+	if (tailSmall && tailLarge && tailLarge !== tailSmall) {
+		const r = ratio(tailLarge.ours, tailSmall.ours);
+		const gap = (tailLarge.ours?.medianMs ?? Number.NaN) - (tailSmall.ours?.medianMs ?? Number.NaN);
+		goals.push({
+			goal: `Tail of ${tailLarge.label}: constant time (within 2x of ${tailSmall.label}, or under 1 ms apart)`,
+			met: r === undefined ? undefined : r <= 2 || gap < 1,
+			detail: `${formatMs(tailLarge.ours?.medianMs ?? Number.NaN)} vs ${formatMs(tailSmall.ours?.medianMs ?? Number.NaN)}`,
+		});
+	}
+	if (large?.liveBytes !== undefined) {
+		const growth = rssGrowth(large.ours);
+		const bound = 2 * large.liveBytes + MEMORY_CONSTANT;
+		goals.push({
+			goal: `Peak memory of resume at ${large.label}: at most 2x the kept context + ${formatBytes(MEMORY_CONSTANT)}`,
+			met: growth === undefined ? undefined : growth <= bound,
+			detail: `peak RSS growth ${formatBytes(growth)}; kept context ${formatBytes(large.liveBytes)} on disk; bound ${formatBytes(bound)}; at ${small?.label ?? "?"}: ${formatBytes(rssGrowth(small?.ours))}`,
+		});
+	}
+	for (const row of section(rows, "Compaction preparation")) {
+		goals.push({
+			goal: `Compaction preparation on ${row.label}: the figure`,
+			met: undefined,
+			detail: `ours ${formatMs(row.ours?.medianMs ?? Number.NaN)}; pi ${row.pi?.status === "ok" ? formatMs(row.pi.medianMs) : (row.pi?.status ?? "—")}`,
+		});
+	}
+	return goals;
+}
+
+function perSecond(row: Row, who: "ours" | "pi" | "floor"): string {
+	const m = row[who];
+	const records = row.records ?? Number.NaN;
+	if (m?.status !== "ok") return m?.status ?? "—";
+	return `${Math.round((records / m.medianMs) * 1000).toLocaleString("en-US")} records/s`;
+}
+
+export function renderGoals(goals: readonly GoalResult[]): string {
+	return goals
+		.map((g) => `- ${g.met === undefined ? "[figure]" : g.met ? "[met]" : "[NOT met]"} ${g.goal}: ${g.detail}`)
+		.join("\n");
+}

@@ -1,0 +1,184 @@
+import { join } from "node:path";
+import { sessionPaths } from "@agent/session-fs";
+import { type ListingDataset, listingDataset, type SessionDataset, sessionDataset } from "./generate/datasets.js";
+import type { Measurement } from "./measure.js";
+import type { Plan } from "./plan.js";
+import { spawnCase } from "./spawn-case.js";
+
+/** One line of the table: ours, pi and the floor on the same input, each measured in its own process. */
+export interface Row {
+	section: string;
+	label: string;
+	ours?: Measurement;
+	pi?: Measurement;
+	floor?: Measurement;
+	/** Bytes of the live path (kept turns + after the compaction), for the memory goal. */
+	liveBytes?: number;
+	/** Bytes of the input (one session file, or all sessions listed). */
+	inputBytes?: number;
+	/** Records appended per run. */
+	records?: number;
+}
+
+export interface Datasets {
+	resume: SessionDataset[];
+	/** Absent when no wanted group needs it. */
+	linear?: SessionDataset;
+	listings: ListingDataset[];
+}
+
+type Log = (line: string) => void;
+
+/** The groups of cases `--only` can pick. */
+export const CASE_GROUPS = ["resume", "linear", "list", "append", "fsync", "tail", "compaction"] as const;
+export type CaseGroup = (typeof CASE_GROUPS)[number];
+
+/** Generates (or finds cached) the inputs of the wanted groups of cases. */
+export async function prepareDatasets(
+	plan: Plan,
+	dataRoot: string,
+	log: Log,
+	want: (group: CaseGroup) => boolean = () => true,
+): Promise<Datasets> {
+	const resume: SessionDataset[] = [];
+	if (want("resume") || want("tail")) {
+		for (const spec of plan.resume) resume.push(await sessionDataset(dataRoot, spec, log));
+	}
+	const linear = want("linear") || want("compaction") ? await sessionDataset(dataRoot, plan.linear, log) : undefined;
+	const listings: ListingDataset[] = [];
+	for (const listing of want("list") ? plan.listings : []) {
+		listings.push(await listingDataset(dataRoot, listing.sessions, listing.bytesEach, log));
+	}
+	return { resume, linear, listings };
+}
+
+export function sizeLabel(bytes: number): string {
+	if (bytes >= 1e9) return `${+(bytes / 1e9).toFixed(1)} GB`;
+	if (bytes >= 1e6) return `${+(bytes / 1e6).toFixed(1)} MB`;
+	return `${Math.round(bytes / 1e3)} KB`;
+}
+
+/** Runs every case of the plan, one child process at a time (the machine has few cores). */
+export async function runSuite(
+	plan: Plan,
+	data: Datasets,
+	scratch: string,
+	log: Log,
+	want: (group: CaseGroup) => boolean = () => true,
+): Promise<Row[]> {
+	const rows: Row[] = [];
+	const t = plan.timeoutMs;
+	const { fast, slow, appends } = plan.runs;
+	const done = (row: Row) => {
+		rows.push(row);
+		log(`  ${row.section} — ${row.label}: ${summary(row)}`);
+	};
+
+	for (const dataset of want("resume") ? data.resume : []) {
+		const big = dataset.written.bytes >= 50e6;
+		done({
+			section: "Resume, late compaction",
+			label: sizeLabel(dataset.written.bytes),
+			ours: await spawnCase("resume-ours", { home: dataset.oursHome, id: dataset.oursId, runs: fast }, t),
+			pi: await spawnCase("resume-pi", { path: dataset.piPath, runs: big ? slow : fast }, t),
+			liveBytes: dataset.written.bytes - (dataset.written.compaction?.firstKeptOffset ?? 0),
+			inputBytes: dataset.written.bytes,
+		});
+	}
+
+	const linear = data.linear;
+	if (linear && want("linear")) {
+		done({
+			section: "Resume, linear (no compaction)",
+			label: sizeLabel(linear.written.bytes),
+			ours: await spawnCase("resume-ours", { home: linear.oursHome, id: linear.oursId, runs: slow + 2 }, t),
+			pi: await spawnCase("resume-pi", { path: linear.piPath, runs: slow }, t),
+			floor: await spawnCase(
+				"read-floor",
+				{ path: sessionPaths(linear.oursHome, linear.oursId).log, runs: slow + 2 },
+				t,
+			),
+			inputBytes: linear.written.bytes,
+		});
+	}
+
+	for (let i = 0; want("list") && i < plan.listings.length; i++) {
+		const listing = plan.listings[i] as Plan["listings"][number];
+		const dataset = data.listings[i] as ListingDataset;
+		done({
+			section: "List sessions",
+			label: `${listing.sessions.toLocaleString("en-US")} × ${sizeLabel(listing.bytesEach)}`,
+			ours: await spawnCase("list-ours", { home: dataset.oursHome, runs: fast }, t),
+			pi: listing.pi ? await spawnCase("list-pi", { dir: dataset.piDir, runs: slow }, t) : undefined,
+			inputBytes: dataset.oursBytes,
+		});
+	}
+
+	const records = plan.appendRecords;
+	const n = records.toLocaleString("en-US");
+	const dir = join(scratch, "append");
+	if (want("append")) {
+		done({
+			section: "Append, lease held",
+			label: `${n} records, 1 per call`,
+			records,
+			ours: await spawnCase("append-ours", { dir, records, batch: 1, durability: "write", runs: appends }, t),
+			pi: await spawnCase("append-pi", { dir, records, runs: appends }, t),
+			floor: await spawnCase("append-floor", { dir, records, fsync: false, runs: appends }, t),
+		});
+		done({
+			section: "Append, lease held",
+			label: `${n} records, ${plan.appendBatch} per call`,
+			records,
+			ours: await spawnCase(
+				"append-ours",
+				{ dir, records, batch: plan.appendBatch, durability: "write", runs: appends },
+				t,
+			),
+		});
+	}
+	if (want("fsync")) {
+		done({
+			section: "Append, lease held, fsync",
+			label: `${n} records, 1 per call`,
+			records,
+			ours: await spawnCase("append-ours", { dir, records, batch: 1, durability: "fsync", runs: 1 }, t),
+			floor: await spawnCase("append-floor", { dir, records, fsync: true, runs: 1 }, t),
+		});
+		done({
+			section: "Append, lease held, fsync",
+			label: `${n} records, ${plan.appendBatch} per call`,
+			records,
+			ours: await spawnCase("append-ours", { dir, records, batch: plan.appendBatch, durability: "fsync", runs: 1 }, t),
+		});
+	}
+	for (const dataset of want("tail") ? data.resume : []) {
+		done({
+			section: `Tail (last ${plan.tailRecords} records)`,
+			label: sizeLabel(dataset.written.bytes),
+			ours: await spawnCase(
+				"tail-ours",
+				{ home: dataset.oursHome, id: dataset.oursId, records: plan.tailRecords, runs: fast },
+				t,
+			),
+			inputBytes: dataset.written.bytes,
+		});
+	}
+
+	if (linear && want("compaction")) {
+		done({
+			section: "Compaction preparation",
+			label: `linear ${sizeLabel(linear.written.bytes)}`,
+			ours: await spawnCase("compaction-ours", { home: linear.oursHome, id: linear.oursId, runs: slow }, t),
+			pi: await spawnCase("compaction-pi", { path: linear.piPath, runs: slow }, t),
+			inputBytes: linear.written.bytes,
+		});
+	}
+	return rows;
+}
+
+function summary(row: Row): string {
+	const part = (name: string, m: Measurement | undefined) =>
+		m === undefined ? "" : `${name} ${m.status === "ok" ? `${m.medianMs.toFixed(1)} ms` : m.status}`;
+	return [part("ours", row.ours), part("pi", row.pi), part("floor", row.floor)].filter(Boolean).join(", ");
+}
