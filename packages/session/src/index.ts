@@ -22,7 +22,7 @@ export {
 export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage } from "./naming.js";
 export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";
-export { type CompactionPreview, type PlanCompactionOptions, planCompaction } from "./plan-compaction.js";
+export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export {
 	AgentSessions,
 	type AgentSessionsOptions,

@@ -2,7 +2,6 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { planCompaction } from "./plan-compaction.js";
 import { AgentSessions } from "./runtime.js";
 
 async function sessionWithHistory() {
@@ -22,7 +21,7 @@ describe("planCompaction", () => {
 	it("plans exactly the compaction that compact() then carries out, and writes nothing", async () => {
 		const { sessions, id } = await sessionWithHistory();
 		const before = await sessions.store.metadata(id);
-		const preview = await planCompaction(sessions, id, {
+		const preview = await sessions.planCompaction(id, {
 			keepRecentTokens: 60,
 			customInstructions: "focus on answers",
 		});
@@ -45,7 +44,7 @@ describe("planCompaction", () => {
 
 	it("has no plan when everything fits in the recent tokens kept", async () => {
 		const { sessions, id } = await sessionWithHistory();
-		const preview = await planCompaction(sessions, id, { keepRecentTokens: 1_000_000 });
+		const preview = await sessions.planCompaction(id, { keepRecentTokens: 1_000_000 });
 		expect(preview.plan).toBeUndefined();
 		expect(await sessions.compact(id, { keepRecentTokens: 1_000_000 })).toBeUndefined();
 	});

@@ -1,11 +1,16 @@
 import { type CompactionPlan, prepareCompaction } from "@agent/compaction";
-import { resolveModel } from "./models.js";
-import type { AgentSessions, CompactOptions } from "./runtime.js";
+import type { CompactionSettings, SessionStore } from "@agent/session-format";
+import type { ResolvedModel } from "./models.js";
 
-export type PlanCompactionOptions = Pick<CompactOptions, "model" | "keepRecentTokens" | "customInstructions">;
+export interface PlanCompactionOptions {
+	/** The summarizer: "provider/model-id" or "demo"; default: compaction_model, else the session's model. */
+	model?: string;
+	keepRecentTokens?: number;
+	customInstructions?: string;
+}
 
 export interface CompactionPreview {
-	/** The summarizer a manual compaction would use. */
+	/** The summarizer the compaction uses. */
 	model: string;
 	/** What compaction would do; undefined when there is nothing to compact. */
 	plan: CompactionPlan | undefined;
@@ -14,29 +19,22 @@ export interface CompactionPreview {
 }
 
 /**
- * What `sessions.compact(sessionId, options)` would do now, computed without side effects: the
- * same summarizer, settings, context window and system prompt, so the plan (firstKeptSeq,
- * tokensBefore, files, the exact prompts with the custom instructions) is the one a manual
- * compaction carries out. Writes nothing and takes no lease. For `compact --dry-run` and previews.
+ * Plans a compaction of a session as it is now, writing nothing: the one place that turns a
+ * session, settings and a summarizer into a plan, shared by `compact()` and its dry run.
  */
-export async function planCompaction(
-	sessions: AgentSessions,
+export async function previewCompaction(
+	store: SessionStore,
 	sessionId: string,
-	options: PlanCompactionOptions = {},
+	summarizer: ResolvedModel,
+	settings: CompactionSettings,
+	options: { contextWindow?: number; customInstructions?: string } = {},
 ): Promise<CompactionPreview> {
-	const metadata = await sessions.store.metadata(sessionId);
-	const model = options.model ?? sessions.config.compactionModel ?? (metadata.model || sessions.defaultModel());
-	const resolved = resolveModel(model);
-	const settings = {
-		...sessions.config.compaction,
-		...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
-	};
-	const opened = await sessions.store.open(sessionId);
+	const opened = await store.open(sessionId);
 	const systemPrompt = opened.context.systemPrompt;
 	const plan = prepareCompaction(opened.path, settings, {
-		contextWindow: resolved.model.contextWindow,
+		contextWindow: options.contextWindow ?? summarizer.model.contextWindow,
 		...(systemPrompt ? { systemPrompt } : {}),
 		...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
 	});
-	return { model, plan, contextTokens: opened.context.estimatedTokens };
+	return { model: summarizer.name, plan, contextTokens: opened.context.estimatedTokens };
 }

@@ -1,5 +1,6 @@
-import { estimateContextTokens, prepareCompaction, shouldCompact, compact as summarize } from "@agent/compaction";
+import { estimateContextTokens, shouldCompact, compact as summarize } from "@agent/compaction";
 import {
+	type CompactionSettings,
 	type CompactionTrigger,
 	type ContentBlock,
 	type CreateSessionOptions,
@@ -20,6 +21,7 @@ import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
 import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
 import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 import { nameFromFirstMessage } from "./naming.js";
+import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
 import type { ToolExecutor } from "./tools.js";
 import { runTurn } from "./turn.js";
 import { TurnQueue } from "./turn-queue.js";
@@ -150,13 +152,19 @@ export class AgentSessions {
 		return this.enqueue(sessionId, content, options).done;
 	}
 
+	/**
+	 * What `compact(sessionId, options)` would do now, writing nothing and taking no lease: the
+	 * same summarizer, settings, window and system prompt, so the plan is the one compact carries out.
+	 */
+	async planCompaction(sessionId: string, options: PlanCompactionOptions = {}): Promise<CompactionPreview> {
+		const summarizer = await this.manualSummarizer(sessionId, options.model);
+		return previewCompaction(this.store, sessionId, summarizer, this.settingsFor(options), options);
+	}
+
 	/** Compacts a session now (trigger "manual"); resolves with the compaction record, or undefined if nothing to compact. */
 	async compact(sessionId: string, options: CompactOptions = {}): Promise<SessionRecord | undefined> {
 		return this.queue.enqueue(sessionId, async () => {
-			const metadata = await this.store.metadata(sessionId);
-			const model = this.resolve(
-				options.model ?? this.config.compactionModel ?? (metadata.model || this.defaultModel()),
-			);
+			const model = await this.manualSummarizer(sessionId, options.model);
 			const lease = await this.store.lease(sessionId, { waitMs: this.leaseWaitMs() });
 			try {
 				return await this.compactUnderLease(lease, model, "manual", options);
@@ -286,16 +294,7 @@ export class AgentSessions {
 		options: CompactOptions,
 	): Promise<SessionRecord | undefined> {
 		const sessionId = lease.sessionId;
-		const settings = {
-			...this.config.compaction,
-			...(options.keepRecentTokens !== undefined ? { keepRecentTokens: options.keepRecentTokens } : {}),
-		};
-		const opened = await this.store.open(sessionId);
-		const systemPrompt = opened.context.systemPrompt;
-		const plan = prepareCompaction(opened.path, settings, {
-			contextWindow: options.contextWindow ?? model.model.contextWindow,
-			...(systemPrompt ? { systemPrompt } : {}),
-		});
+		const { plan } = await previewCompaction(this.store, sessionId, model, this.settingsFor(options), options);
 		if (!plan) return undefined;
 		this.events.emit({ type: "compaction.started", sessionId, trigger });
 		try {
@@ -304,7 +303,6 @@ export class AgentSessions {
 				...(model.apiKey ? { completeOptions: { apiKey: model.apiKey } } : {}),
 				trigger,
 				...(options.signal ? { signal: options.signal } : {}),
-				...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
 			});
 			const result = await lease.append([input]);
 			const record = result.records[0] as SessionRecord;
@@ -316,6 +314,20 @@ export class AgentSessions {
 			this.events.emit({ type: "compaction.failed", sessionId, trigger, error: toEventError(error) });
 			throw error;
 		}
+	}
+
+	/** A manual compaction's summarizer: the given model, else compaction_model, else the session's. */
+	private async manualSummarizer(sessionId: string, model?: string): Promise<ResolvedModel> {
+		if (model !== undefined) return this.resolve(model);
+		if (this.config.compactionModel) return this.resolve(this.config.compactionModel);
+		const metadata = await this.store.metadata(sessionId);
+		return this.resolve(metadata.model || this.defaultModel());
+	}
+
+	private settingsFor(options: { keepRecentTokens?: number }): CompactionSettings {
+		const settings = { ...this.config.compaction };
+		if (options.keepRecentTokens !== undefined) settings.keepRecentTokens = options.keepRecentTokens;
+		return settings;
 	}
 
 	private async nameSession(lease: SessionLease, content: ContentBlock[]): Promise<void> {

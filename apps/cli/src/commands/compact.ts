@@ -33,8 +33,7 @@ export function registerCompact(ctx: CliContext): Command {
 			if (flags.keepRecentTokens !== undefined) options.keepRecentTokens = flags.keepRecentTokens;
 			if (flags.instructions !== undefined) options.customInstructions = flags.instructions;
 			if (flags.dryRun) {
-				const { planCompaction } = await import("@agent/session");
-				const preview = await planCompaction(sessions, id, options);
+				const preview = await sessions.planCompaction(id, options);
 				if (flags.json) return ctx.out.json({ model: preview.model, plan: preview.plan ?? null });
 				if (!preview.plan) return nothingToCompact(ctx, preview.contextTokens, keepRecent(sessions, options));
 				for (const line of renderPlan(preview.model, preview.plan)) await ctx.out.line(line);
