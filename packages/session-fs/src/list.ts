@@ -1,9 +1,9 @@
-import { type Dirent, existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, existsSync, readdirSync } from "node:fs";
+import { join, sep } from "node:path";
 import { isSessionId, type ListOptions, type ListPage, type SessionMetadata } from "@agent/session-format";
 import { errnoCode, invalidArgument, storageFailure } from "./errors.js";
 import { yieldToEventLoop } from "./line-reader.js";
-import { parseMetadataText } from "./metadata-file.js";
+import type { MetadataCache } from "./metadata-cache.js";
 import { sessionsRoot } from "./paths.js";
 
 /** How many metadata files are read between two turns given to the event loop. */
@@ -16,10 +16,12 @@ const FILES_BETWEEN_YIELDS = 256;
  *
  * Reads are synchronous, in slices with event-loop turns between them: on the machines measured,
  * 20,000 readFileSync calls took ~0.2 s where fs.promises with 32 in flight took ~2 s (each
- * promise call is a thread-pool round trip costing more than the read itself).
+ * promise call is a thread-pool round trip costing more than the read itself). Files unchanged
+ * since the store last read them come from its cache (one stat each).
  */
 export async function readAllMetadata(
 	home: string,
+	cache: MetadataCache,
 	rebuild: (id: string) => Promise<SessionMetadata | undefined>,
 ): Promise<SessionMetadata[]> {
 	const root = sessionsRoot(home);
@@ -32,10 +34,13 @@ export async function readAllMetadata(
 	}
 	const out: SessionMetadata[] = [];
 	const damaged: string[] = [];
+	const seen = new Set<string>();
 	let sinceYield = 0;
 	for (const entry of entries) {
 		if (!entry.isDirectory() || !isSessionId(entry.name)) continue;
-		const metadata = readOne(join(root, entry.name), entry.name);
+		const file = `${root}${sep}${entry.name}${sep}metadata.json`;
+		seen.add(file);
+		const metadata = cache.read(file, entry.name);
 		if (metadata) out.push(metadata);
 		else damaged.push(entry.name);
 		if (++sinceYield >= FILES_BETWEEN_YIELDS) {
@@ -43,22 +48,12 @@ export async function readAllMetadata(
 			await yieldToEventLoop();
 		}
 	}
+	cache.retain(seen);
 	for (const id of damaged) {
 		const metadata = await rebuild(id);
 		if (metadata) out.push(metadata);
 	}
 	return out;
-}
-
-function readOne(dir: string, id: string): SessionMetadata | undefined {
-	let text: string;
-	try {
-		text = readFileSync(join(dir, "metadata.json"), "utf8");
-	} catch {
-		return undefined;
-	}
-	const read = parseMetadataText(text, id);
-	return read.state === "ok" ? read.metadata : undefined;
 }
 
 /** True when the directory holds a session (a log or metadata); an empty one is being created or deleted. */
@@ -74,11 +69,6 @@ interface Cursor {
 function sortKey(metadata: SessionMetadata): number {
 	const time = Date.parse(metadata.lastMessageAt);
 	return Number.isFinite(time) ? time : 0;
-}
-
-/** Newest lastMessageAt first; ties by id, newest first. */
-function compare(a: SessionMetadata, b: SessionMetadata): number {
-	return sortKey(b) - sortKey(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
 export function encodeCursor(metadata: SessionMetadata): string {
@@ -118,14 +108,21 @@ export function pageOf(all: readonly SessionMetadata[], options: ListOptions): L
 	if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
 		throw invalidArgument(`limit must be a whole number >= 1, got ${limit}`);
 	}
-	let selected = all.filter((metadata) => matches(metadata, options)).sort(compare);
+	// Sort keys computed once per session, not once per comparison.
+	const keyed = all
+		.filter((metadata) => matches(metadata, options))
+		.map((metadata) => ({ metadata, t: sortKey(metadata) }))
+		.sort((a, b) => b.t - a.t || (a.metadata.id < b.metadata.id ? 1 : a.metadata.id > b.metadata.id ? -1 : 0));
+	let start = 0;
 	if (options.cursor !== undefined) {
 		const after = decodeCursor(options.cursor);
-		selected = selected.filter((metadata) => {
-			const t = sortKey(metadata);
-			return t < after.t || (t === after.t && metadata.id < after.id);
-		});
+		while (start < keyed.length) {
+			const entry = keyed[start] as { metadata: SessionMetadata; t: number };
+			if (entry.t < after.t || (entry.t === after.t && entry.metadata.id < after.id)) break;
+			start++;
+		}
 	}
+	const selected = keyed.slice(start).map((entry) => entry.metadata);
 	if (limit === undefined || selected.length <= limit) return { sessions: selected };
 	const sessions = selected.slice(0, limit);
 	return { sessions, nextCursor: encodeCursor(sessions[sessions.length - 1] as SessionMetadata) };

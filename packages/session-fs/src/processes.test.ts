@@ -140,7 +140,7 @@ describe("the cross-process lease", () => {
 	it("a live holder is never robbed, even long after the stale timeout", async () => {
 		const { store, home } = setup({ staleLeaseMs: 2000 });
 		const { id } = await store.create();
-		const holder = start({ home, id, mode: "hold", staleLeaseMs: 2000, holdMs: 6000 });
+		const holder = start({ home, id, mode: "hold", staleLeaseMs: 2000 });
 		await holder.until(() => holder.printed("held"));
 		for (let attempt = 0; attempt < 4; attempt++) {
 			await new Promise((resolve) => setTimeout(resolve, 1200));
@@ -148,6 +148,7 @@ describe("the cross-process lease", () => {
 			expect(error.code).toBe("SESSION_LOCKED");
 			expect(error.holder?.pid).toBe(holder.pid);
 		}
+		holder.tell("release");
 		await holder.until(() => holder.printed("released"));
 		expect((await holder.exited).code).toBe(0);
 		const { records } = await store.append(id, [{ recordType: "custom", customType: "mine" }], { waitMs: 0 });

@@ -28,6 +28,7 @@ import { acquireLease, withLease, withLockOnly } from "./lease.js";
 import { DEFAULT_FORWARD_CHUNK } from "./line-reader.js";
 import { holdsSession, pageOf, readAllMetadata } from "./list.js";
 import { closeLogView, openLogView, withLogView } from "./log-view.js";
+import { MetadataCache } from "./metadata-cache.js";
 import { cloneMetadata, newMetadata } from "./metadata-derive.js";
 import { writeMetadataFile } from "./metadata-file.js";
 import { acquireMutex } from "./mutex.js";
@@ -44,6 +45,7 @@ export class FileSessionStore implements SessionStore {
 	readonly home: string;
 	private readonly options: ResolvedOptions;
 	private readonly deferred = new DeferredSessions();
+	private readonly metadataCache = new MetadataCache();
 
 	constructor(options: FileStoreOptions = {}) {
 		const durability = options.durability ?? "write";
@@ -135,7 +137,7 @@ export class FileSessionStore implements SessionStore {
 	}
 
 	async list(options: ListOptions = {}): Promise<ListPage> {
-		const all = await readAllMetadata(this.home, async (id) => {
+		const all = await readAllMetadata(this.home, this.metadataCache, async (id) => {
 			const paths = this.pathsOf(id);
 			if (!holdsSession(paths.dir)) return undefined;
 			try {
@@ -144,7 +146,8 @@ export class FileSessionStore implements SessionStore {
 				return undefined;
 			}
 		});
-		return pageOf(all, options);
+		const page = pageOf(all, options);
+		return { ...page, sessions: page.sessions.map(cloneMetadata) };
 	}
 
 	async metadata(id: string): Promise<SessionMetadata> {

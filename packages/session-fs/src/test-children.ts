@@ -27,7 +27,7 @@ export class WriterProcess {
 	private waiters: Array<{ test: () => boolean; resolve: () => void }> = [];
 
 	constructor(task: WriterTask) {
-		this.process = spawn(process.execPath, [SCRIPT, JSON.stringify(task)], { stdio: ["ignore", "pipe", "pipe"] });
+		this.process = spawn(process.execPath, [SCRIPT, JSON.stringify(task)], { stdio: ["pipe", "pipe", "pipe"] });
 		let pending = "";
 		this.process.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
 			pending += chunk;
@@ -72,6 +72,11 @@ export class WriterProcess {
 
 	printed(prefix: string): boolean {
 		return this.lines.some((line) => line.startsWith(prefix));
+	}
+
+	/** Tells a holding writer to release its lease. */
+	tell(line: string): void {
+		this.process.stdin?.write(`${line}\n`);
 	}
 
 	async kill(): Promise<void> {

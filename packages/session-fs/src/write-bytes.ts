@@ -5,12 +5,19 @@ import { storageFailure } from "./errors.js";
  * Writes all of `bytes` at the end of a file opened with O_APPEND. One write(2) for the whole
  * batch in the normal case; a short write (disk full, file size limit) is continued, and if the
  * rest fails the file is cut back to `sizeBefore`, so nothing half-written stays behind: those
- * bytes were never acknowledged. Synchronous: see line-reader.ts for why.
+ * bytes were never acknowledged. Synchronous: see line-reader.ts for why. A string is written
+ * as UTF-8 without first copying it into a Buffer (the append path's case); returns the bytes
+ * written.
  */
-export function appendAll(fd: number, bytes: Buffer, sizeBefore: number, what: string): void {
+export function appendAll(fd: number, bytes: Buffer | string, sizeBefore: number, what: string): number {
+	const length = typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.length;
 	let written = 0;
 	try {
-		while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+		if (typeof bytes === "string") {
+			written = writeSync(fd, bytes);
+			if (written < length) bytes = Buffer.from(bytes); // a short write: go on from the byte it stopped at
+		}
+		while (written < length) written += writeSync(fd, bytes as Buffer, written, length - written);
 	} catch (error) {
 		if (written > 0) {
 			try {
@@ -24,6 +31,7 @@ export function appendAll(fd: number, bytes: Buffer, sizeBefore: number, what: s
 			error,
 		);
 	}
+	return length;
 }
 
 /** fdatasync on the thread pool: a flush takes milliseconds, too long to block the event loop for. */

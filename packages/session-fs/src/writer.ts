@@ -104,9 +104,9 @@ export class SessionWriter {
 		if (this.grewBehindOurBack()) await this.refresh();
 		const records = prepareBatch(this.metadata, inputs, this.options.now().toISOString());
 		if (records.length === 0) return { records, metadata: cloneMetadata(this.metadata) };
-		const bytes = Buffer.from(records.map(recordLine).join(""));
+		const text = records.map(recordLine).join("");
 		const what = `${records.length} record${records.length === 1 ? "" : "s"} to session ${this.paths.id}`;
-		appendAll(this.fd, bytes, this.logBytes, what);
+		const length = appendAll(this.fd, text, this.logBytes, what);
 		if (this.options.durability === "fsync") {
 			try {
 				await datasync(this.fd);
@@ -119,7 +119,7 @@ export class SessionWriter {
 				throw storageFailure(`could not flush ${what} to disk; it is not acknowledged, retry it`, error);
 			}
 		}
-		this.logBytes += bytes.length;
+		this.logBytes += length;
 		for (const record of records) applyRecord(this.metadata, record);
 		delete this.metadata.leafSeq;
 		this.metadata.logBytes = this.logBytes;

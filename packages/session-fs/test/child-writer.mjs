@@ -24,9 +24,16 @@ async function main() {
 	if (task.mode === "hold") {
 		const lease = await store.lease(task.id, { waitMs: 60_000 });
 		say(`held ${lease.holder.pid}`);
-		await new Promise((resolve) => setTimeout(resolve, task.holdMs ?? 3_600_000));
+		// Hold until the parent writes "release" (or for holdMs).
+		await new Promise((resolve) => {
+			if (task.holdMs !== undefined) setTimeout(resolve, task.holdMs);
+			process.stdin.setEncoding("utf8").on("data", (chunk) => {
+				if (chunk.includes("release")) resolve();
+			});
+		});
 		await lease.release();
 		say("released");
+		process.stdin.destroy();
 		return;
 	}
 	if (task.mode === "lease") {

@@ -142,7 +142,8 @@ export function describeAppend(context: SuiteContext): void {
 			const { store } = context;
 			const { id } = await store.create();
 			const batches = Array.from({ length: 20 }, (_, b) => [user(`${b}:0`), user(`${b}:1`), user(`${b}:2`)]);
-			const results = await Promise.all(batches.map((batch) => store.append(id, batch)));
+			// A generous wait: this pins the order of queued writers, not how fast a backend drains its queue.
+			const results = await Promise.all(batches.map((batch) => store.append(id, batch, { waitMs: 120_000 })));
 			for (const [b, result] of results.entries()) {
 				const seqs = result.records.map((r) => r.seq);
 				expect(seqs[1]).toBe((seqs[0] as number) + 1);

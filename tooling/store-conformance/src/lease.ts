@@ -48,7 +48,7 @@ export function describeLease(context: SuiteContext): void {
 			const { store } = context;
 			const { id } = await store.create();
 			const lease = await store.lease(id);
-			const waiting = store.append(id, [user("after")], { waitMs: 10_000 });
+			const waiting = store.append(id, [user("after")], { waitMs: 120_000 });
 			await lease.append([user("during")]);
 			await lease.release();
 			const { records } = await waiting;

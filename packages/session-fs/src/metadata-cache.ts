@@ -1,0 +1,85 @@
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import type { SessionMetadata } from "@agent/session-format";
+import { parseMetadataText } from "./metadata-file.js";
+
+interface Entry {
+	ino: number;
+	mtimeMs: number;
+	ctimeMs: number;
+	size: number;
+	metadata: SessionMetadata;
+}
+
+/**
+ * The metadata.json files a store has read, kept while they are unchanged. metadata.json is only
+ * ever replaced by a rename, which brings a new inode and times, so one stat tells whether the
+ * copy held here is still the file's: a listing repeated by a server then costs one stat per
+ * session instead of an open, a read, a close, a JSON parse and a schema check.
+ * Holders must not change the objects they get (the store hands out copies).
+ */
+export class MetadataCache {
+	private readonly entries = new Map<string, Entry>();
+	private buffer = Buffer.allocUnsafe(16 << 10);
+
+	/** The metadata in `file` (for session `id`), or undefined when it is missing or damaged. */
+	read(file: string, id: string): SessionMetadata | undefined {
+		const stat = statSync(file, { throwIfNoEntry: false });
+		if (!stat) {
+			this.entries.delete(file);
+			return undefined;
+		}
+		const cached = this.entries.get(file);
+		if (
+			cached &&
+			cached.ino === stat.ino &&
+			cached.mtimeMs === stat.mtimeMs &&
+			cached.ctimeMs === stat.ctimeMs &&
+			cached.size === stat.size
+		) {
+			return cached.metadata;
+		}
+		const metadata = this.load(file, id, stat.size);
+		if (metadata) {
+			this.entries.set(file, {
+				ino: stat.ino,
+				mtimeMs: stat.mtimeMs,
+				ctimeMs: stat.ctimeMs,
+				size: stat.size,
+				metadata,
+			});
+		} else this.entries.delete(file);
+		return metadata;
+	}
+
+	/** Forgets what is not in `keep` (sessions deleted since). */
+	retain(keep: ReadonlySet<string>): void {
+		for (const file of this.entries.keys()) if (!keep.has(file)) this.entries.delete(file);
+	}
+
+	private load(file: string, id: string, size: number): SessionMetadata | undefined {
+		let fd: number;
+		try {
+			fd = openSync(file, "r");
+		} catch {
+			return undefined;
+		}
+		try {
+			if (this.buffer.length < size + 1) this.buffer = Buffer.allocUnsafe(size * 2);
+			let length = 0;
+			for (;;) {
+				const read = readSync(fd, this.buffer, length, this.buffer.length - length, length);
+				length += read;
+				if (read === 0 || length < this.buffer.length) break;
+				const bigger = Buffer.allocUnsafe(this.buffer.length * 2);
+				this.buffer.copy(bigger, 0, 0, length);
+				this.buffer = bigger;
+			}
+			const parsed = parseMetadataText(this.buffer.toString("utf8", 0, length), id);
+			return parsed.state === "ok" ? parsed.metadata : undefined;
+		} catch {
+			return undefined;
+		} finally {
+			closeSync(fd);
+		}
+	}
+}
