@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { AppendResult, LeaseHolder, RecordInput, SessionLease } from "@agent/session-format";
-import { locked } from "./errors.js";
+import { aborted, invalidArgument, locked } from "./errors.js";
 import { acquireFileLock, type HeldLock } from "./file-lock.js";
 import { acquireMutex, MutexTimeoutError } from "./mutex.js";
 import type { ResolvedOptions } from "./options.js";
@@ -42,7 +42,7 @@ export class FileSessionLease implements SessionLease {
 	run<T>(work: (writer: SessionWriter) => Promise<T>): Promise<T> {
 		const next = this.chain.then(() => {
 			if (this.released) {
-				throw new Error(`@agent/session-fs: the lease on session ${this.sessionId} was released; take a new one`);
+				throw invalidArgument(`the lease on session ${this.sessionId} was released; take a new one with store.lease()`);
 			}
 			return work(this.writer);
 		});
@@ -103,7 +103,7 @@ async function acquireLocks(
 			const holder = { pid: process.pid, host: hostname(), since: error.holder.since };
 			throw locked(paths.id, holder, Date.now() - started);
 		}
-		throw error;
+		throw wait.signal?.aborted ? aborted(`waiting for the lease of session ${paths.id}`, error) : error;
 	}
 	try {
 		const lock = await acquireFileLock(paths, {
@@ -115,7 +115,7 @@ async function acquireLocks(
 		return { lock, releaseMutex };
 	} catch (error) {
 		releaseMutex();
-		throw error;
+		throw wait.signal?.aborted ? aborted(`waiting for the lease of session ${paths.id}`, error) : error;
 	}
 }
 
