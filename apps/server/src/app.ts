@@ -13,7 +13,7 @@ import { registerSessionRoutes } from "./routes/sessions.js";
 import { registerWebPageRoutes } from "./routes/web-page.js";
 import type { JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, bearerToken, refuseRequest, tokenMatches } from "./security.js";
-import { closeAfterUnreadBody } from "./unread-body.js";
+import { drainUnreadBody } from "./unread-body.js";
 import type { WebAssets } from "./web-assets.js";
 
 export interface AppOptions {
@@ -36,7 +36,7 @@ export function createApp(options: AppOptions): Hono {
 	const app = new Hono();
 	const { policy } = options;
 
-	app.use("*", closeAfterUnreadBody);
+	app.use("*", drainUnreadBody);
 	app.use("*", async (c, next) => {
 		const refused = refuseRequest(policy, { host: c.req.header("host"), origin: c.req.header("origin") });
 		if (refused) throw new HttpError(refused.status, refused.code, refused.message);
