@@ -2,7 +2,16 @@ import type { ReliabilityCase } from "../support/case.js";
 import { concurrentWriters } from "./concurrent-writers.js";
 import { diskFull } from "./disk-full.js";
 import { fuzzLines } from "./fuzz-lines.js";
+import { fuzzServer } from "./fuzz-server.js";
 import { sigkillTorture } from "./sigkill-torture.js";
+import { unsafeIdsCase } from "./unsafe-ids.js";
 
 /** Every case, in the order they run. */
-export const allCases: ReliabilityCase[] = [sigkillTorture, concurrentWriters, diskFull, fuzzLines];
+export const allCases: ReliabilityCase[] = [
+	sigkillTorture,
+	concurrentWriters,
+	diskFull,
+	fuzzLines,
+	fuzzServer,
+	unsafeIdsCase,
+];

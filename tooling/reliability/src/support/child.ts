@@ -48,12 +48,19 @@ export class Child {
 	/** Starts `src/children/<name>.js` with its config as one JSON argument. */
 	static start(name: string, config: unknown, options: ChildOptions = {}): Child {
 		const script = fileURLToPath(new URL(`../children/${name}.js`, import.meta.url));
-		const args = [script, JSON.stringify(config)];
-		const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
-		if (options.fileSizeBlocks === undefined) return new Child(spawn(process.execPath, args, { stdio }));
+		return Child.node([script, JSON.stringify(config)], options);
+	}
+
+	/** Starts `node <args>`; the environment is ours unless `env` is given. */
+	static node(args: string[], options: ChildOptions & { env?: NodeJS.ProcessEnv } = {}): Child {
+		const spawnOptions = {
+			stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"],
+			env: options.env ?? process.env,
+		};
+		if (options.fileSizeBlocks === undefined) return new Child(spawn(process.execPath, args, spawnOptions));
 		const quoted = [process.execPath, ...args].map(shellQuote).join(" ");
-		const script2 = `trap '' XFSZ; ulimit -f ${options.fileSizeBlocks} && exec ${quoted}`;
-		return new Child(spawn("/bin/sh", ["-c", script2], { stdio }));
+		const script = `trap '' XFSZ; ulimit -f ${options.fileSizeBlocks} && exec ${quoted}`;
+		return new Child(spawn("/bin/sh", ["-c", script], spawnOptions));
 	}
 
 	get pid(): number {
