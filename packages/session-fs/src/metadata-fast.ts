@@ -1,0 +1,118 @@
+import type { SessionMetadata } from "@agent/session-format";
+
+/**
+ * metadata.json checked by hand: the rules of sessionMetadataSchema and its exact output (a copy
+ * with the schema's keys in the schema's order), at a fraction of zod's cost — a listing checks
+ * one file per session. Anything not matched exactly (a key the schema does not know, a missing
+ * default, a wrong value, a non-plain object) returns undefined, and the caller asks the schema,
+ * which decides and words the error. `metadata-fast.test.ts` checks the two against each other.
+ */
+export function fastMetadata(value: unknown): SessionMetadata | undefined {
+	if (!isPlain(value) || !onlyKeys(value, METADATA_KEYS)) return undefined;
+	for (const key of REQUIRED_STRINGS) if (typeof value[key] !== "string") return undefined;
+	for (const key of OPTIONAL_STRINGS) if (key in value && typeof value[key] !== "string") return undefined;
+	for (const key of WHOLE_COUNTS) if (!isInt(value[key], 0)) return undefined;
+	if (value.source !== "interactive" && value.source !== "cron") return undefined;
+	if (value.metadataVersion !== 1) return undefined;
+	if ("leafSeq" in value && !isInt(value.leafSeq, 1)) return undefined;
+	if ("compactionCount" in value && !isInt(value.compactionCount, 0)) return undefined;
+	if ("uptimeSeconds" in value && !(isNumber(value.uptimeSeconds) && value.uptimeSeconds >= 0)) return undefined;
+	const out: Record<string, unknown> = {};
+	for (const key of METADATA_KEYS) {
+		if (!(key in value)) continue;
+		const given = value[key];
+		if (key === "metrics") {
+			const metrics = copyMetrics(given);
+			if (!metrics) return undefined;
+			out.metrics = metrics;
+		} else if (key === "forkedFrom") {
+			if (!isPlain(given) || !onlyKeys(given, FORKED_FROM_KEYS)) return undefined;
+			if (typeof given.sessionId !== "string" || !isInt(given.seq, 0)) return undefined;
+			out.forkedFrom = { sessionId: given.sessionId, seq: given.seq };
+		} else if (key === "importedFrom") {
+			if (!isPlain(given) || !onlyKeys(given, IMPORTED_FROM_KEYS)) return undefined;
+			if (typeof given.format !== "string" || typeof given.sourceId !== "string") return undefined;
+			out.importedFrom = { format: given.format, sourceId: given.sourceId };
+		} else out[key] = given;
+	}
+	return out as SessionMetadata;
+}
+
+type Plain = Record<string, unknown>;
+
+const METADATA_KEYS = [
+	"id",
+	"name",
+	"createdAt",
+	"lastMessageAt",
+	"model",
+	"messageCount",
+	"source",
+	"cronJobId",
+	"systemPromptOverride",
+	"metrics",
+	"metadataVersion",
+	"lastSeq",
+	"logBytes",
+	"leafSeq",
+	"archivedAt",
+	"forkedFrom",
+	"identityKey",
+	"uptimeSeconds",
+	"thinkingLevel",
+	"compactionCount",
+	"importedFrom",
+];
+/** Required here: the schema gives them defaults, and a file without them goes to the schema. */
+const REQUIRED_STRINGS = ["id", "createdAt", "lastMessageAt", "model"];
+const OPTIONAL_STRINGS = ["name", "cronJobId", "systemPromptOverride", "archivedAt", "identityKey", "thinkingLevel"];
+const WHOLE_COUNTS = ["messageCount", "lastSeq", "logBytes"];
+const TOTALS_NUMBERS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"];
+const TOTALS_KEYS = [...TOTALS_NUMBERS, "turns"];
+const METRICS_KEYS = [...TOTALS_KEYS, "byModel"];
+const FORKED_FROM_KEYS = ["sessionId", "seq"];
+const IMPORTED_FROM_KEYS = ["format", "sourceId"];
+
+function isPlain(value: unknown): value is Plain {
+	return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const isInt = (value: unknown, min: number): value is number => Number.isSafeInteger(value) && (value as number) >= min;
+
+/** True when every own key of `value` is one of `keys` and no value is undefined. */
+function onlyKeys(value: Plain, keys: readonly string[]): boolean {
+	for (const key in value) {
+		if (!Object.hasOwn(value, key) || value[key] === undefined || !keys.includes(key)) return false;
+	}
+	return true;
+}
+
+function copyTotals(value: unknown, keys: readonly string[]): Plain | undefined {
+	if (!isPlain(value) || !onlyKeys(value, keys)) return undefined;
+	const out: Plain = {};
+	for (const key of TOTALS_NUMBERS) {
+		if (!isNumber(value[key])) return undefined;
+		out[key] = value[key];
+	}
+	if (!isInt(value.turns, Number.MIN_SAFE_INTEGER)) return undefined;
+	out.turns = value.turns;
+	return out;
+}
+
+function copyMetrics(value: unknown): Plain | undefined {
+	const out = copyTotals(value, METRICS_KEYS);
+	if (!out) return undefined;
+	const byModel = (value as Plain).byModel;
+	// A "__proto__" key is dropped by the schema; leave such files to it.
+	if (!isPlain(byModel) || Object.hasOwn(byModel, "__proto__")) return undefined;
+	const models: Plain = {};
+	for (const model in byModel) {
+		if (!Object.hasOwn(byModel, model)) return undefined;
+		const totals = copyTotals(byModel[model], TOTALS_KEYS);
+		if (!totals) return undefined;
+		models[model] = totals;
+	}
+	out.byModel = models;
+	return out;
+}
