@@ -67,8 +67,7 @@ const METADATA_KEYS = [
 const REQUIRED_STRINGS = ["id", "createdAt", "lastMessageAt", "model"];
 const OPTIONAL_STRINGS = ["name", "cronJobId", "systemPromptOverride", "archivedAt", "identityKey", "thinkingLevel"];
 const WHOLE_COUNTS = ["messageCount", "lastSeq", "logBytes"];
-const TOTALS_NUMBERS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"];
-const TOTALS_KEYS = [...TOTALS_NUMBERS, "turns"];
+const TOTALS_KEYS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "turns"];
 const METRICS_KEYS = [...TOTALS_KEYS, "byModel"];
 const FORKED_FROM_KEYS = ["sessionId", "seq"];
 const IMPORTED_FROM_KEYS = ["format", "sourceId"];
@@ -90,14 +89,10 @@ function onlyKeys(value: Plain, keys: readonly string[]): boolean {
 
 function copyTotals(value: unknown, keys: readonly string[]): Plain | undefined {
 	if (!isPlain(value) || !onlyKeys(value, keys)) return undefined;
-	const out: Plain = {};
-	for (const key of TOTALS_NUMBERS) {
-		if (!isNumber(value[key])) return undefined;
-		out[key] = value[key];
-	}
-	if (!isInt(value.turns, Number.MIN_SAFE_INTEGER)) return undefined;
-	out.turns = value.turns;
-	return out;
+	const { input, output, cacheRead, cacheWrite, totalTokens, cost, turns } = value;
+	if (!isNumber(input) || !isNumber(output) || !isNumber(cacheRead) || !isNumber(cacheWrite)) return undefined;
+	if (!isNumber(totalTokens) || !isNumber(cost) || !Number.isSafeInteger(turns)) return undefined;
+	return { input, output, cacheRead, cacheWrite, totalTokens, cost, turns };
 }
 
 function copyMetrics(value: unknown): Plain | undefined {
