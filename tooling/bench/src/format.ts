@@ -31,8 +31,15 @@ export function ratio(slow: Measurement | undefined, fast: Measurement | undefin
 	return slow.medianMs / fast.medianMs;
 }
 
+/** The same ratio on CPU-time medians. */
+export function cpuRatio(slow: Measurement | undefined, fast: Measurement | undefined): number | undefined {
+	const r = ratio(slow, fast);
+	if (r === undefined || !Number.isFinite(r)) return r;
+	return (slow?.medianCpuMs ?? Number.NaN) / (fast?.medianCpuMs ?? Number.NaN);
+}
+
 export function formatRatio(value: number | undefined): string {
-	if (value === undefined) return "";
+	if (value === undefined || Number.isNaN(value)) return "";
 	if (!Number.isFinite(value)) return "∞";
 	if (value >= 100) return `${Math.round(value)}x`;
 	if (value >= 10) return `${value.toFixed(1)}x`;

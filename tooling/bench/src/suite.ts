@@ -88,16 +88,19 @@ export async function runSuite(
 
 	const linear = data.linear;
 	if (linear && want("linear")) {
+		const log = sessionPaths(linear.oursHome, linear.oursId).log;
 		done({
 			section: "Resume, linear (no compaction)",
 			label: sizeLabel(linear.written.bytes),
 			ours: await spawnCase("resume-ours", { home: linear.oursHome, id: linear.oursId, runs: slow + 2 }, t),
 			pi: await spawnCase("resume-pi", { path: linear.piPath, runs: slow }, t),
-			floor: await spawnCase(
-				"read-floor",
-				{ path: sessionPaths(linear.oursHome, linear.oursId).log, runs: slow + 2 },
-				t,
-			),
+			floor: await spawnCase("read-floor", { path: log, keep: false, runs: slow + 2 }, t),
+			inputBytes: linear.written.bytes,
+		});
+		done({
+			section: "Resume, linear (no compaction)",
+			label: `${sizeLabel(linear.written.bytes)}: the floor keeping every parsed line`,
+			floor: await spawnCase("read-floor", { path: log, keep: true, runs: slow + 2 }, t),
 			inputBytes: linear.written.bytes,
 		});
 	}
@@ -179,6 +182,8 @@ export async function runSuite(
 
 function summary(row: Row): string {
 	const part = (name: string, m: Measurement | undefined) =>
-		m === undefined ? "" : `${name} ${m.status === "ok" ? `${m.medianMs.toFixed(1)} ms` : m.status}`;
+		m === undefined
+			? ""
+			: `${name} ${m.status === "ok" ? `${m.medianMs.toFixed(1)} ms (cpu ${m.medianCpuMs?.toFixed(1)})` : m.status}`;
 	return [part("ours", row.ours), part("pi", row.pi), part("floor", row.floor)].filter(Boolean).join(", ");
 }

@@ -1,10 +1,25 @@
-import { formatBytes, formatRatio, formatTime, ratio, rssGrowth } from "./format.js";
+import { formatBytes, formatMs, formatRatio, formatTime, ratio, rssGrowth } from "./format.js";
 import type { Measurement } from "./measure.js";
 import type { Row } from "./suite.js";
 
-const HEADER = ["Case", "Ours", "pi", "Floor", "pi / ours", "ours / floor", "Peak RSS growth: ours", "pi"];
+const HEADER = [
+	"Case",
+	"Ours",
+	"pi",
+	"Floor",
+	"pi / ours",
+	"ours / floor",
+	"CPU: ours",
+	"pi",
+	"floor",
+	"Peak RSS growth: ours",
+	"pi",
+];
 
-/** The results as a Markdown table: medians, ratios, and the peak RSS each run added to its process. */
+/**
+ * The results as a Markdown table: wall-time medians and their ratios, CPU-time medians (steadier
+ * on a busy machine), and the peak RSS the first run added to its process.
+ */
 export function renderTable(rows: readonly Row[]): string {
 	const lines = [HEADER, HEADER.map(() => "---")];
 	for (const row of rows) {
@@ -15,11 +30,18 @@ export function renderTable(rows: readonly Row[]): string {
 			formatTime(row.floor),
 			formatRatio(ratio(row.pi, row.ours)),
 			formatRatio(ratio(row.ours, row.floor)),
+			cpu(row.ours),
+			cpu(row.pi),
+			cpu(row.floor),
 			memory(row.ours),
 			memory(row.pi),
 		]);
 	}
 	return lines.map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
+function cpu(m: Measurement | undefined): string {
+	return m?.status === "ok" && m.medianCpuMs !== undefined ? formatMs(m.medianCpuMs) : "";
 }
 
 function memory(m: Measurement | undefined): string {

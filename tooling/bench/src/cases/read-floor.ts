@@ -3,6 +3,8 @@ import { type Measurement, measureRuns } from "../measure.js";
 
 export interface ReadFloorParams {
 	path: string;
+	/** Keep every parsed line (as any resume that builds a context from them must), instead of dropping it. */
+	keep: boolean;
 	runs: number;
 }
 
@@ -10,9 +12,10 @@ const CHUNK = 1 << 20;
 
 /**
  * The floor of any resume that reads a whole log: every byte read (1 MiB chunks), every line
- * decoded and JSON.parse'd, nothing else (no validation, no tree, no context).
+ * decoded and JSON.parse'd, nothing else (no validation, no tree, no context). With `keep`, the
+ * parsed lines are kept in an array until the end, as a resume keeps what its context holds.
  */
-export function readAndParseEveryLine(path: string): { lines: number; bytes: number } {
+export function readAndParseEveryLine(path: string, keep = false): { lines: number; bytes: number; kept: unknown[] } {
 	const fd = openSync(path, "r");
 	try {
 		const size = fstatSync(fd).size;
@@ -20,6 +23,7 @@ export function readAndParseEveryLine(path: string): { lines: number; bytes: num
 		let carry: Buffer | undefined;
 		let lines = 0;
 		let position = 0;
+		const kept: unknown[] = [];
 		while (position < size) {
 			const read = readSync(fd, buffer, 0, CHUNK, position);
 			position += read;
@@ -29,7 +33,8 @@ export function readAndParseEveryLine(path: string): { lines: number; bytes: num
 					? Buffer.concat([carry, buffer.subarray(start, lf)]).toString("utf8")
 					: buffer.toString("utf8", start, lf);
 				carry = undefined;
-				JSON.parse(text);
+				const value = JSON.parse(text);
+				if (keep) kept.push(value);
 				lines++;
 				start = lf + 1;
 			}
@@ -39,10 +44,11 @@ export function readAndParseEveryLine(path: string): { lines: number; bytes: num
 			}
 		}
 		if (carry && carry.length > 0) {
-			JSON.parse(carry.toString("utf8"));
+			const value = JSON.parse(carry.toString("utf8"));
+			if (keep) kept.push(value);
 			lines++;
 		}
-		return { lines, bytes: size };
+		return { lines, bytes: size, kept };
 	} finally {
 		closeSync(fd);
 	}
@@ -51,7 +57,7 @@ export function readAndParseEveryLine(path: string): { lines: number; bytes: num
 export async function readFloor(params: ReadFloorParams): Promise<Measurement> {
 	return measureRuns(
 		params.runs,
-		() => readAndParseEveryLine(params.path),
-		(result) => ({ ...result }),
+		() => readAndParseEveryLine(params.path, params.keep),
+		(result) => ({ lines: result.lines, bytes: result.bytes, kept: result.kept.length }),
 	);
 }
