@@ -1,0 +1,26 @@
+// The API reference in docs/api is generated from the sources with TypeDoc (`pnpm docs:api`).
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { API_DOCS, differingFiles, generateApiDocs } from "../src/api-docs.js";
+import { output } from "../src/exec.js";
+import { publishedPackages } from "../src/workspace.js";
+
+const out = mkdtempSync(join(tmpdir(), "agent-api-docs-"));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe("the API reference", () => {
+	it("builds with TypeDoc, one page per published package", async () => {
+		const result = await generateApiDocs(out);
+		expect(result.code, output(result)).toBe(0);
+		expect(output(result)).toContain("Found 0 errors");
+		for (const pkg of publishedPackages()) expect(existsSync(join(out, `${pkg.name}.md`)), pkg.name).toBe(true);
+		expect(existsSync(join(API_DOCS, "README.md")), "docs/api is committed").toBe(true);
+		// Not a failure here: engineers share a working tree, so a fresh reference may include work
+		// not committed yet. `pnpm release` refuses a stale docs/api.
+		const stale = differingFiles(out, API_DOCS);
+		if (stale.length > 0)
+			console.warn(`docs/api differs from the sources in ${stale.join(", ")}: run \`pnpm docs:api\``);
+	});
+});
