@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import type { SessionMetadata } from "@agent/session-format";
 import { parseMetadataText } from "./metadata-file.js";
 
@@ -21,34 +21,29 @@ export class MetadataCache {
 	private readonly entries = new Map<string, Entry>();
 	private buffer = Buffer.allocUnsafe(16 << 10);
 
-	/** The metadata in `file` (for session `id`), or undefined when it is missing or damaged. */
+	/**
+	 * The metadata in `file` (for session `id`), or undefined when it is missing or damaged. A file
+	 * held here costs one stat; any other is opened and its identity taken from the open file
+	 * (fstat), so what is cached is exactly what was read, and a first listing pays no extra stat.
+	 */
 	read(file: string, id: string): SessionMetadata | undefined {
-		const stat = statSync(file, { throwIfNoEntry: false });
-		if (!stat) {
-			this.entries.delete(file);
-			return undefined;
-		}
 		const cached = this.entries.get(file);
-		if (
-			cached &&
-			cached.ino === stat.ino &&
-			cached.mtimeMs === stat.mtimeMs &&
-			cached.ctimeMs === stat.ctimeMs &&
-			cached.size === stat.size
-		) {
-			return cached.metadata;
+		if (cached) {
+			const stat = statSync(file, { throwIfNoEntry: false });
+			if (
+				stat &&
+				cached.ino === stat.ino &&
+				cached.mtimeMs === stat.mtimeMs &&
+				cached.ctimeMs === stat.ctimeMs &&
+				cached.size === stat.size
+			) {
+				return cached.metadata;
+			}
 		}
-		const metadata = this.load(file, id, stat.size);
-		if (metadata) {
-			this.entries.set(file, {
-				ino: stat.ino,
-				mtimeMs: stat.mtimeMs,
-				ctimeMs: stat.ctimeMs,
-				size: stat.size,
-				metadata,
-			});
-		} else this.entries.delete(file);
-		return metadata;
+		const loaded = this.load(file, id);
+		if (loaded) this.entries.set(file, loaded);
+		else this.entries.delete(file);
+		return loaded?.metadata;
 	}
 
 	/** Forgets what is not in `keep` (sessions deleted since). */
@@ -56,7 +51,7 @@ export class MetadataCache {
 		for (const file of this.entries.keys()) if (!keep.has(file)) this.entries.delete(file);
 	}
 
-	private load(file: string, id: string, size: number): SessionMetadata | undefined {
+	private load(file: string, id: string): Entry | undefined {
 		let fd: number;
 		try {
 			fd = openSync(file, "r");
@@ -64,7 +59,8 @@ export class MetadataCache {
 			return undefined;
 		}
 		try {
-			if (this.buffer.length < size + 1) this.buffer = Buffer.allocUnsafe(size * 2);
+			const stat = fstatSync(fd);
+			if (this.buffer.length < stat.size + 1) this.buffer = Buffer.allocUnsafe(stat.size * 2);
 			let length = 0;
 			for (;;) {
 				const read = readSync(fd, this.buffer, length, this.buffer.length - length, length);
@@ -75,7 +71,14 @@ export class MetadataCache {
 				this.buffer = bigger;
 			}
 			const parsed = parseMetadataText(this.buffer.toString("utf8", 0, length), id);
-			return parsed.state === "ok" ? parsed.metadata : undefined;
+			if (parsed.state !== "ok") return undefined;
+			return {
+				ino: stat.ino,
+				mtimeMs: stat.mtimeMs,
+				ctimeMs: stat.ctimeMs,
+				size: stat.size,
+				metadata: parsed.metadata,
+			};
 		} catch {
 			return undefined;
 		} finally {

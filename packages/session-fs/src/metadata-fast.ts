@@ -8,7 +8,7 @@ import type { SessionMetadata } from "@agent/session-format";
  * which decides and words the error. `metadata-fast.test.ts` checks the two against each other.
  */
 export function fastMetadata(value: unknown): SessionMetadata | undefined {
-	if (!isPlain(value) || !onlyKeys(value, METADATA_KEYS)) return undefined;
+	if (!isPlain(value) || !onlyKeys(value, METADATA_KEY_SET)) return undefined;
 	for (const key of REQUIRED_STRINGS) if (typeof value[key] !== "string") return undefined;
 	for (const key of OPTIONAL_STRINGS) if (key in value && typeof value[key] !== "string") return undefined;
 	for (const key of WHOLE_COUNTS) if (!isInt(value[key], 0)) return undefined;
@@ -69,8 +69,11 @@ const OPTIONAL_STRINGS = ["name", "cronJobId", "systemPromptOverride", "archived
 const WHOLE_COUNTS = ["messageCount", "lastSeq", "logBytes"];
 const TOTALS_KEYS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "turns"];
 const METRICS_KEYS = [...TOTALS_KEYS, "byModel"];
-const FORKED_FROM_KEYS = ["sessionId", "seq"];
-const IMPORTED_FROM_KEYS = ["format", "sourceId"];
+const METADATA_KEY_SET: ReadonlySet<string> = new Set(METADATA_KEYS);
+const TOTALS_KEY_SET: ReadonlySet<string> = new Set(TOTALS_KEYS);
+const METRICS_KEY_SET: ReadonlySet<string> = new Set(METRICS_KEYS);
+const FORKED_FROM_KEYS: ReadonlySet<string> = new Set(["sessionId", "seq"]);
+const IMPORTED_FROM_KEYS: ReadonlySet<string> = new Set(["format", "sourceId"]);
 
 function isPlain(value: unknown): value is Plain {
 	return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
@@ -80,14 +83,14 @@ const isNumber = (value: unknown): value is number => typeof value === "number" 
 const isInt = (value: unknown, min: number): value is number => Number.isSafeInteger(value) && (value as number) >= min;
 
 /** True when every own key of `value` is one of `keys` and no value is undefined. */
-function onlyKeys(value: Plain, keys: readonly string[]): boolean {
+function onlyKeys(value: Plain, keys: ReadonlySet<string>): boolean {
 	for (const key in value) {
-		if (!Object.hasOwn(value, key) || value[key] === undefined || !keys.includes(key)) return false;
+		if (!Object.hasOwn(value, key) || value[key] === undefined || !keys.has(key)) return false;
 	}
 	return true;
 }
 
-function copyTotals(value: unknown, keys: readonly string[]): Plain | undefined {
+function copyTotals(value: unknown, keys: ReadonlySet<string>): Plain | undefined {
 	if (!isPlain(value) || !onlyKeys(value, keys)) return undefined;
 	const { input, output, cacheRead, cacheWrite, totalTokens, cost, turns } = value;
 	if (!isNumber(input) || !isNumber(output) || !isNumber(cacheRead) || !isNumber(cacheWrite)) return undefined;
@@ -96,7 +99,7 @@ function copyTotals(value: unknown, keys: readonly string[]): Plain | undefined 
 }
 
 function copyMetrics(value: unknown): Plain | undefined {
-	const out = copyTotals(value, METRICS_KEYS);
+	const out = copyTotals(value, METRICS_KEY_SET);
 	if (!out) return undefined;
 	const byModel = (value as Plain).byModel;
 	// A "__proto__" key is dropped by the schema; leave such files to it.
@@ -104,7 +107,7 @@ function copyMetrics(value: unknown): Plain | undefined {
 	const models: Plain = {};
 	for (const model in byModel) {
 		if (!Object.hasOwn(byModel, model)) return undefined;
-		const totals = copyTotals(byModel[model], TOTALS_KEYS);
+		const totals = copyTotals(byModel[model], TOTALS_KEY_SET);
 		if (!totals) return undefined;
 		models[model] = totals;
 	}
