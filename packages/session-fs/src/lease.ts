@@ -51,11 +51,12 @@ export class FileSessionLease implements SessionLease {
 	}
 
 	release(): Promise<void> {
-		const done = this.chain.then(() => {
+		const done = this.chain.then(async () => {
 			if (this.released) return;
 			this.released = true;
 			clearTimeout(this.flushTimer);
 			try {
+				await this.writer.settle();
 				this.writer.flushQuietly();
 			} finally {
 				this.writer.close();
@@ -81,8 +82,10 @@ export class FileSessionLease implements SessionLease {
 		this.flushTimer.unref();
 	}
 
+	/** With coalesced flushes (flushMs > 0) the rename runs on the thread pool while appends go on; release waits for it. */
 	private flushNow(): void {
-		this.writer.flushQuietly();
+		if (this.flushMs > 0) this.writer.flushInBackground();
+		else this.writer.flushQuietly();
 		this.lastFlush = Date.now();
 	}
 }

@@ -9,6 +9,7 @@ import {
 	unlinkSync,
 	writeSync,
 } from "node:fs";
+import { rename } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";
 import { errnoCode } from "./errors.js";
@@ -82,6 +83,22 @@ export function writeMetadataFile(path: string, metadata: SessionMetadata, fsync
 	const temp = writeTemp(path, metadata, fsync);
 	try {
 		renameSync(temp, path);
+	} catch (error) {
+		removeQuietly(temp);
+		throw error;
+	}
+}
+
+/**
+ * writeMetadataFile with the rename done on the thread pool. Replacing an existing file by a
+ * rename makes ext4 (auto_da_alloc) push the new file's data towards the disk, which can hold the
+ * calling thread for milliseconds; a lease holder's coalesced flushes should not stop its appends
+ * for that. The temp file is written (and, with `fsync`, flushed) here, synchronously.
+ */
+export async function writeMetadataFileInBackground(path: string, metadata: SessionMetadata, fsync: boolean) {
+	const temp = writeTemp(path, metadata, fsync);
+	try {
+		await rename(temp, path);
 	} catch (error) {
 		removeQuietly(temp);
 		throw error;

@@ -5,7 +5,7 @@ import { errnoCode, leaseLost, notFound, storageFailure } from "./errors.js";
 import type { HeldLock } from "./file-lock.js";
 import { loadLogState } from "./log-state.js";
 import { applyRecord, cloneMetadata } from "./metadata-derive.js";
-import { removeDeadWritersTemps, writeMetadataFile } from "./metadata-file.js";
+import { removeDeadWritersTemps, writeMetadataFile, writeMetadataFileInBackground } from "./metadata-file.js";
 import type { ResolvedOptions } from "./options.js";
 import type { SessionPaths } from "./paths.js";
 import { appendAll, copyRange, datasync } from "./write-bytes.js";
@@ -22,6 +22,7 @@ export class SessionWriter {
 	private metadata: SessionMetadata;
 	private logBytes: number;
 	private dirty: boolean;
+	private flushing: Promise<void> | undefined;
 
 	private constructor(
 		private readonly fd: number,
@@ -139,6 +140,7 @@ export class SessionWriter {
 	/** Changes metadata-only facts (archive, uptime, a moved leaf) and writes them at once. */
 	async updateMetadata(change: (metadata: SessionMetadata) => void): Promise<SessionMetadata> {
 		if (this.lock.isCompromised()) throw leaseLost(this.paths.id);
+		await this.settle();
 		if (this.grewBehindOurBack()) await this.refresh();
 		const next = cloneMetadata(this.metadata);
 		change(next);
@@ -165,6 +167,36 @@ export class SessionWriter {
 		} catch {
 			return false;
 		}
+	}
+
+	/**
+	 * Starts writing metadata.json if it lags, renaming it into place on the thread pool (see
+	 * writeMetadataFileInBackground), so appends go on meanwhile. One such flush at a time: while
+	 * one runs, this does nothing (the cache lags a little longer; the next flush, or release,
+	 * catches up). A failure leaves the cache stale, as flushQuietly does.
+	 */
+	flushInBackground(): void {
+		if (!this.dirty || this.flushing) return;
+		const flush = writeMetadataFileInBackground(
+			this.paths.metadata,
+			this.metadata,
+			this.options.durability === "fsync",
+		);
+		this.dirty = false;
+		this.flushing = flush.then(
+			() => {
+				this.flushing = undefined;
+			},
+			() => {
+				this.flushing = undefined;
+				this.dirty = true;
+			},
+		);
+	}
+
+	/** Waits for a flush started by flushInBackground; a synchronous write must not be overtaken by it. */
+	async settle(): Promise<void> {
+		await this.flushing;
 	}
 
 	private writeMetadata(metadata: SessionMetadata): void {
