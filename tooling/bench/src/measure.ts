@@ -5,12 +5,15 @@ export interface Measurement {
 	status: "ok" | "cannot" | "timeout" | "error";
 	/** Why it could not run (status other than ok). */
 	reason?: string;
-	/** Wall time of each run, ms. */
+	/** Wall time of each timed run, ms. */
 	timesMs: number[];
 	medianMs: number;
 	/** CPU time (user + system, all threads) of each run, ms: steadier than wall time on a busy machine. */
 	cpuMs?: number[];
 	medianCpuMs?: number;
+	/** The first run in the process (cold: JIT, page cache), ms; not among timesMs when there were more runs. */
+	firstMs?: number;
+	firstCpuMs?: number;
 	/** RSS right before the first run (after a GC), bytes. */
 	baselineRss?: number;
 	/** Peak RSS (resourceUsage().maxRSS) during the first run, bytes; the peak is reset right before it where Linux allows. */
@@ -49,9 +52,10 @@ function collectGarbage(): void {
 }
 
 /**
- * Runs `work` `runs` times and times each run. Memory is taken around the first run only: RSS
- * after a GC before it, and the peak RSS during it (each case runs in a child process of its
- * own, so that is one run in a fresh process).
+ * Runs `work` `runs` times. The first run, in a fresh process (each case runs in a child process
+ * of its own), gives the memory figures: RSS after a GC before it, and the peak RSS during it.
+ * With more than one run it is a warm-up (JIT, page cache) kept apart as `firstMs`, and the
+ * others are timed; a single run is timed as it is.
  * `facts` are taken from the last run's result. Set-up in `before` happens before the GC and the baseline.
  */
 export async function measureRuns<T>(
@@ -66,6 +70,8 @@ export async function measureRuns<T>(
 	let baselineRss: number | undefined;
 	let peakRss: number | undefined;
 	let peakIsRunOnly: boolean | undefined;
+	let firstMs: number | undefined;
+	let firstCpuMs: number | undefined;
 	let last: T | undefined;
 	for (let i = 0; i < runs; i++) {
 		if (before) await before();
@@ -80,7 +86,16 @@ export async function measureRuns<T>(
 		timesMs.push(performance.now() - started);
 		const cpu = process.cpuUsage(cpuBefore);
 		cpuMs.push((cpu.user + cpu.system) / 1000);
-		if (i === 0) peakRss = process.resourceUsage().maxRSS * 1024;
+		if (i === 0) {
+			peakRss = process.resourceUsage().maxRSS * 1024;
+			firstMs = timesMs[0];
+			firstCpuMs = cpuMs[0];
+			// With more runs to come, the cold first one warms up (JIT, page cache) and is not timed.
+			if (runs > 1) {
+				timesMs.length = 0;
+				cpuMs.length = 0;
+			}
+		}
 		if (i < runs - 1) last = undefined;
 	}
 	return {
@@ -89,6 +104,8 @@ export async function measureRuns<T>(
 		medianMs: median(timesMs),
 		cpuMs,
 		medianCpuMs: median(cpuMs),
+		firstMs,
+		firstCpuMs,
 		baselineRss,
 		peakRss,
 		peakIsRunOnly,

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { sessionPaths } from "@agent/session-fs";
 import { type ListingDataset, listingDataset, type SessionDataset, sessionDataset } from "./generate/datasets.js";
+import { type Contender, interleaved } from "./interleave.js";
 import type { Measurement } from "./measure.js";
 import type { Plan } from "./plan.js";
-import { spawnCase } from "./spawn-case.js";
 
 /** One line of the table: ours, pi and the floor on the same input, each measured in its own process. */
 export interface Row {
@@ -73,14 +73,20 @@ export async function runSuite(
 		rows.push(row);
 		log(`  ${row.section} — ${row.label}: ${summary(row)}`);
 	};
+	const compare = async (ours?: Contender, pi?: Contender, floor?: Contender) => {
+		const [o, p, f] = await interleaved([ours, pi, floor], t);
+		return { ours: o, pi: p, floor: f };
+	};
 
 	for (const dataset of want("resume") ? data.resume : []) {
 		const big = dataset.written.bytes >= 50e6;
 		done({
 			section: "Resume, late compaction",
 			label: sizeLabel(dataset.written.bytes),
-			ours: await spawnCase("resume-ours", { home: dataset.oursHome, id: dataset.oursId, runs: fast }, t),
-			pi: await spawnCase("resume-pi", { path: dataset.piPath, runs: big ? slow : fast }, t),
+			...(await compare(
+				{ name: "resume-ours", params: { home: dataset.oursHome, id: dataset.oursId, runs: fast } },
+				{ name: "resume-pi", params: { path: dataset.piPath, runs: big ? slow : fast } },
+			)),
 			liveBytes: dataset.written.bytes - (dataset.written.compaction?.firstKeptOffset ?? 0),
 			inputBytes: dataset.written.bytes,
 		});
@@ -92,15 +98,20 @@ export async function runSuite(
 		done({
 			section: "Resume, linear (no compaction)",
 			label: sizeLabel(linear.written.bytes),
-			ours: await spawnCase("resume-ours", { home: linear.oursHome, id: linear.oursId, runs: slow + 2 }, t),
-			pi: await spawnCase("resume-pi", { path: linear.piPath, runs: slow }, t),
-			floor: await spawnCase("read-floor", { path: log, keep: false, runs: slow + 2 }, t),
+			...(await compare(
+				{ name: "resume-ours", params: { home: linear.oursHome, id: linear.oursId, runs: slow + 1 } },
+				{ name: "resume-pi", params: { path: linear.piPath, runs: slow } },
+				{ name: "read-floor", params: { path: log, keep: false, runs: slow + 1 } },
+			)),
 			inputBytes: linear.written.bytes,
 		});
 		done({
 			section: "Resume, linear (no compaction)",
 			label: `${sizeLabel(linear.written.bytes)}: the floor keeping every parsed line`,
-			floor: await spawnCase("read-floor", { path: log, keep: true, runs: slow + 2 }, t),
+			...(await compare(undefined, undefined, {
+				name: "read-floor",
+				params: { path: log, keep: true, runs: slow + 1 },
+			})),
 			inputBytes: linear.written.bytes,
 		});
 	}
@@ -111,8 +122,10 @@ export async function runSuite(
 		done({
 			section: "List sessions",
 			label: `${listing.sessions.toLocaleString("en-US")} × ${sizeLabel(listing.bytesEach)}`,
-			ours: await spawnCase("list-ours", { home: dataset.oursHome, runs: fast }, t),
-			pi: listing.pi ? await spawnCase("list-pi", { dir: dataset.piDir, runs: slow }, t) : undefined,
+			...(await compare(
+				{ name: "list-ours", params: { home: dataset.oursHome, runs: fast } },
+				listing.pi ? { name: "list-pi", params: { dir: dataset.piDir, runs: slow } } : undefined,
+			)),
 			inputBytes: dataset.oursBytes,
 		});
 	}
@@ -120,24 +133,26 @@ export async function runSuite(
 	const records = plan.appendRecords;
 	const n = records.toLocaleString("en-US");
 	const dir = join(scratch, "append");
+	const batched = `${n} records, ${plan.appendBatch} per call`;
 	if (want("append")) {
 		done({
 			section: "Append, lease held",
 			label: `${n} records, 1 per call`,
 			records,
-			ours: await spawnCase("append-ours", { dir, records, batch: 1, durability: "write", runs: appends }, t),
-			pi: await spawnCase("append-pi", { dir, records, runs: appends }, t),
-			floor: await spawnCase("append-floor", { dir, records, fsync: false, runs: appends }, t),
+			...(await compare(
+				{ name: "append-ours", params: { dir, records, batch: 1, durability: "write", runs: appends } },
+				{ name: "append-pi", params: { dir, records, runs: appends } },
+				{ name: "append-floor", params: { dir, records, fsync: false, runs: appends } },
+			)),
 		});
 		done({
 			section: "Append, lease held",
-			label: `${n} records, ${plan.appendBatch} per call`,
+			label: batched,
 			records,
-			ours: await spawnCase(
-				"append-ours",
-				{ dir, records, batch: plan.appendBatch, durability: "write", runs: appends },
-				t,
-			),
+			...(await compare({
+				name: "append-ours",
+				params: { dir, records, batch: plan.appendBatch, durability: "write", runs: appends },
+			})),
 		});
 	}
 	if (want("fsync")) {
@@ -145,25 +160,31 @@ export async function runSuite(
 			section: "Append, lease held, fsync",
 			label: `${n} records, 1 per call`,
 			records,
-			ours: await spawnCase("append-ours", { dir, records, batch: 1, durability: "fsync", runs: 1 }, t),
-			floor: await spawnCase("append-floor", { dir, records, fsync: true, runs: 1 }, t),
+			...(await compare(
+				{ name: "append-ours", params: { dir, records, batch: 1, durability: "fsync", runs: 1 } },
+				undefined,
+				{ name: "append-floor", params: { dir, records, fsync: true, runs: 1 } },
+			)),
 		});
 		done({
 			section: "Append, lease held, fsync",
-			label: `${n} records, ${plan.appendBatch} per call`,
+			label: batched,
 			records,
-			ours: await spawnCase("append-ours", { dir, records, batch: plan.appendBatch, durability: "fsync", runs: 1 }, t),
+			...(await compare({
+				name: "append-ours",
+				params: { dir, records, batch: plan.appendBatch, durability: "fsync", runs: 1 },
+			})),
 		});
 	}
+
 	for (const dataset of want("tail") ? data.resume : []) {
 		done({
 			section: `Tail (last ${plan.tailRecords} records)`,
 			label: sizeLabel(dataset.written.bytes),
-			ours: await spawnCase(
-				"tail-ours",
-				{ home: dataset.oursHome, id: dataset.oursId, records: plan.tailRecords, runs: fast },
-				t,
-			),
+			...(await compare({
+				name: "tail-ours",
+				params: { home: dataset.oursHome, id: dataset.oursId, records: plan.tailRecords, runs: fast },
+			})),
 			inputBytes: dataset.written.bytes,
 		});
 	}
@@ -172,8 +193,10 @@ export async function runSuite(
 		done({
 			section: "Compaction preparation",
 			label: `linear ${sizeLabel(linear.written.bytes)}`,
-			ours: await spawnCase("compaction-ours", { home: linear.oursHome, id: linear.oursId, runs: slow }, t),
-			pi: await spawnCase("compaction-pi", { path: linear.piPath, runs: slow }, t),
+			...(await compare(
+				{ name: "compaction-ours", params: { home: linear.oursHome, id: linear.oursId, runs: slow } },
+				{ name: "compaction-pi", params: { path: linear.piPath, runs: slow } },
+			)),
 			inputBytes: linear.written.bytes,
 		});
 	}

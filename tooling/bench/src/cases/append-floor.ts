@@ -1,7 +1,6 @@
 import { appendFileSync, closeSync, fdatasyncSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { toRecordInput } from "../generate/ours-records.js";
-import { messageWorkload } from "../generate/workload.js";
+import { appendWorkload } from "../generate/workload.js";
 import { type Measurement, measureRuns } from "../measure.js";
 
 export interface AppendFloorParams {
@@ -14,7 +13,7 @@ export interface AppendFloorParams {
 
 /** The floor of appending: a bare loop of appendFileSync(JSON.stringify(record) + "\n"), nothing else. */
 export async function appendFloor(params: AppendFloorParams): Promise<Measurement> {
-	const records = messageWorkload(params.records).map(toRecordInput);
+	const records = appendWorkload(params.records);
 	let run = 0;
 	let file: string | undefined;
 	try {

@@ -2,8 +2,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RecordInput, SessionLease } from "@agent/session-format";
 import { createFileStore, type Durability } from "@agent/session-fs";
-import { toRecordInput } from "../generate/ours-records.js";
-import { messageWorkload } from "../generate/workload.js";
+import { appendWorkload } from "../generate/workload.js";
 import { type Measurement, measureRuns } from "../measure.js";
 
 export interface AppendOursParams {
@@ -18,7 +17,7 @@ export interface AppendOursParams {
 
 /** Our append path: take the cross-process lease once, then append `records` through it, `batch` per call. */
 export async function appendOurs(params: AppendOursParams): Promise<Measurement> {
-	const records = messageWorkload(params.records).map(toRecordInput);
+	const records = appendWorkload(params.records);
 	const batches: RecordInput[][] = [];
 	for (let i = 0; i < records.length; i += params.batch) batches.push(records.slice(i, i + params.batch));
 	let run = 0;

@@ -1,4 +1,6 @@
+import type { RecordInput } from "@agent/session-format";
 import { ConversationGenerator, type Entry } from "./conversation.js";
+import { toRecordInput } from "./ours-records.js";
 
 /** The first `count` messages (user, assistant, tool results) of a realistic conversation. */
 export function messageWorkload(count: number, seed = 7): Extract<Entry, { kind: "message" }>[] {
@@ -10,4 +12,12 @@ export function messageWorkload(count: number, seed = 7): Extract<Entry, { kind:
 		}
 	}
 	return out;
+}
+
+/** The same messages as an agent appends new ones: no timestamp (the store stamps the time, as pi's SessionManager does). */
+export function appendWorkload(count: number): RecordInput[] {
+	return messageWorkload(count).map((entry) => {
+		const { timestamp: _, ...record } = toRecordInput(entry);
+		return record as RecordInput;
+	});
 }
