@@ -113,6 +113,27 @@ describe("fastRecord", () => {
 		);
 	});
 
+	it("with fill, gives zod's output for the record with those fields replaced (how an append fills them in)", () => {
+		const fill = { schemaVersion: 1, seq: 7, timestamp: "2025-02-11T10:00:00Z" };
+		const check = (input: unknown) => {
+			const fast = fastRecord(input, { fill });
+			if (fast === undefined) return;
+			const zod = sessionRecordSchema.safeParse({ ...(input as object), ...fill });
+			expect(zod.success).toBe(true);
+			expect(JSON.stringify(fast)).toBe(JSON.stringify(zod.data));
+			expect(fast).toEqual(zod.data);
+		};
+		fc.assert(
+			fc.property(anyRecord, damagedRecord, (record, damaged) => {
+				const { schemaVersion: _v, seq: _s, timestamp: _t, ...input } = record;
+				check(input);
+				check(record);
+				check(damaged);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
 	it("leaves a __proto__ key in tool arguments to the schema, which drops it", () => {
 		const line =
 			'{"recordType":"message","schemaVersion":1,"seq":1,"timestamp":"t","role":"assistant","content":[{"type":"toolCall","id":"c","name":"read","arguments":{"__proto__":{"x":1},"path":"a"}}]}';

@@ -12,20 +12,21 @@ import type { SessionRecord } from "./records.js";
  */
 export function fastRecord(value: unknown, options: FastRecordOptions = {}): SessionRecord | undefined {
 	if (!isPlain(value)) return undefined;
-	const reuse = options.reuse === true;
+	const fill = options.fill;
+	const reuse = options.reuse === true && fill === undefined;
 	switch (value.recordType) {
 		case "message":
-			return message(value, reuse);
+			return message(value, reuse, fill);
 		case "compaction":
-			return compaction(value, reuse);
+			return compaction(value, reuse, fill);
 		case "model_change":
-			return simple(value, MODEL_CHANGE_KEYS, reuse, () => nonEmpty(value.provider) && nonEmpty(value.modelId));
+			return simple(value, MODEL_CHANGE_KEYS, reuse, fill, () => nonEmpty(value.provider) && nonEmpty(value.modelId));
 		case "thinking_level_change":
-			return simple(value, THINKING_LEVEL_KEYS, reuse, () => nonEmpty(value.thinkingLevel));
+			return simple(value, THINKING_LEVEL_KEYS, reuse, fill, () => nonEmpty(value.thinkingLevel));
 		case "session_info":
-			return simple(value, SESSION_INFO_KEYS, reuse, () => !("name" in value) || typeof value.name === "string");
+			return simple(value, SESSION_INFO_KEYS, reuse, fill, () => !("name" in value) || typeof value.name === "string");
 		case "custom":
-			return simple(value, CUSTOM_KEYS, reuse, () => nonEmpty(value.customType));
+			return simple(value, CUSTOM_KEYS, reuse, fill, () => nonEmpty(value.customType));
 		default:
 			return undefined;
 	}
@@ -37,6 +38,18 @@ export interface FastRecordOptions {
 	 * the schema's order (every line this library writes) are returned as they are, not copied.
 	 */
 	reuse?: boolean;
+	/**
+	 * schemaVersion, seq and timestamp to use instead of the value's (an append fills them in):
+	 * the output is the schema's for `{ ...value, ...fill }`, without that copy being made.
+	 */
+	fill?: BaseFill;
+}
+
+/** The fields an append fills in. */
+export interface BaseFill {
+	schemaVersion: number;
+	seq: number;
+	timestamp: string;
 }
 
 type Plain = Record<string, unknown>;
@@ -110,29 +123,42 @@ function keyState(value: Plain, keys: readonly string[]): KeyState {
 	return state;
 }
 
-/** `value` itself when it may be reused as it is, else a copy of its present keys in the order of `keys`. */
-function keep(value: Plain, keys: readonly string[], state: KeyState, reuse: boolean): Plain {
+/**
+ * `value` itself when it may be reused as it is, else a copy of its present keys (and those of
+ * `fill`, which win) in the order of `keys`.
+ */
+function keep(value: Plain, keys: readonly string[], state: KeyState, reuse: boolean, fill?: BaseFill): Plain {
 	if (reuse && state === ORDERED) return value;
 	const out: Plain = {};
-	for (const key of keys) if (key in value) out[key] = value[key];
+	for (const key of keys) {
+		if (fill && key in fill) out[key] = fill[key as keyof BaseFill];
+		else if (key in value) out[key] = value[key];
+	}
 	return out;
 }
 
-/** True when the fields every record has are right. */
-function baseOk(value: Plain): boolean {
-	if (!isInt(value.schemaVersion, 0) || !isInt(value.seq, 1) || !nonEmpty(value.timestamp)) return false;
+/** True when the fields every record has are right (schemaVersion, seq and timestamp from `fill` when given). */
+function baseOk(value: Plain, fill?: BaseFill): boolean {
+	const base = fill ?? value;
+	if (!isInt(base.schemaVersion, 0) || !isInt(base.seq, 1) || !nonEmpty(base.timestamp)) return false;
 	return !("parentSeq" in value) || value.parentSeq === null || isInt(value.parentSeq, 1);
 }
 
-function simple(value: Plain, keys: readonly string[], reuse: boolean, fieldsOk: () => boolean) {
+function simple(
+	value: Plain,
+	keys: readonly string[],
+	reuse: boolean,
+	fill: BaseFill | undefined,
+	fieldsOk: () => boolean,
+): SessionRecord | undefined {
 	const state = keyState(value, keys);
-	if (state === BAD || !baseOk(value) || !fieldsOk()) return undefined;
-	return keep(value, keys, state, reuse) as SessionRecord;
+	if (state === BAD || !baseOk(value, fill) || !fieldsOk()) return undefined;
+	return keep(value, keys, state, reuse, fill) as SessionRecord;
 }
 
-function message(value: Plain, reuse: boolean): SessionRecord | undefined {
+function message(value: Plain, reuse: boolean, fill?: BaseFill): SessionRecord | undefined {
 	const state = keyState(value, MESSAGE_KEYS);
-	if (state === BAD || !baseOk(value) || !ROLES.has(value.role as string)) return undefined;
+	if (state === BAD || !baseOk(value, fill) || !ROLES.has(value.role as string)) return undefined;
 	if ("toolCallId" in value && !nonEmpty(value.toolCallId)) return undefined;
 	for (const key of MESSAGE_STRING_KEYS) {
 		if (key in value && !isString(value[key])) return undefined;
@@ -149,7 +175,7 @@ function message(value: Plain, reuse: boolean): SessionRecord | undefined {
 	if (reuse && state === ORDERED && content === value.content && usageOut === value.usage) {
 		return value as SessionRecord;
 	}
-	const out = keep(value, MESSAGE_KEYS, UNORDERED, false);
+	const out = keep(value, MESSAGE_KEYS, UNORDERED, false, fill);
 	out.content = content;
 	if (usageOut) out.usage = usageOut;
 	return out as SessionRecord;
@@ -243,11 +269,11 @@ function optionalString(value: Plain, key: string): boolean {
 	return !(key in value) || isString(value[key]);
 }
 
-function compaction(value: Plain, reuse: boolean): SessionRecord | undefined {
+function compaction(value: Plain, reuse: boolean, fill?: BaseFill): SessionRecord | undefined {
 	const state = keyState(value, COMPACTION_KEYS);
 	if (
 		state === BAD ||
-		!baseOk(value) ||
+		!baseOk(value, fill) ||
 		!isInt(value.firstKeptSeq, 1) ||
 		!isString(value.summary) ||
 		!isInt(value.tokensBefore, 0) ||
@@ -259,7 +285,7 @@ function compaction(value: Plain, reuse: boolean): SessionRecord | undefined {
 		return undefined;
 	}
 	if (reuse && state === ORDERED) return value as SessionRecord;
-	const out = keep(value, COMPACTION_KEYS, UNORDERED, false);
+	const out = keep(value, COMPACTION_KEYS, UNORDERED, false, fill);
 	if (!reuse) {
 		out.readFiles = (value.readFiles as string[]).slice();
 		out.modifiedFiles = (value.modifiedFiles as string[]).slice();

@@ -99,14 +99,14 @@ export function validateRecordInput(
 			`${tooDeep || "the record"} nests objects and arrays deeper than ${MAX_NESTING_DEPTH} levels`,
 		);
 	}
-	const candidate = {
-		...object,
+	const base = {
 		schemaVersion: CURRENT_SCHEMA_VERSION,
 		seq: fill.seq,
 		timestamp: object.timestamp ?? fill.timestamp,
 	};
-	const fast = fastRecord(candidate);
+	const fast = fastRecord(object, { fill: base });
 	if (fast) return fast;
+	const candidate = { ...object, ...base };
 	const result = sessionRecordSchema.safeParse(candidate);
 	if (!result.success) {
 		const issue = result.error.issues[0];
