@@ -6,8 +6,9 @@ export function packageTestConfig(overrides: { testTimeout?: number; include?: s
 		test: {
 			include: overrides.include ?? ["src/**/*.test.ts", "test/**/*.test.ts"],
 			environment: "node",
-			testTimeout: overrides.testTimeout ?? 20_000,
-			hookTimeout: 30_000,
+			// Generous: CI machines are small and shared; a test that hangs still fails, only later.
+			testTimeout: overrides.testTimeout ?? 60_000,
+			hookTimeout: 60_000,
 			pool: "forks",
 		},
 	});

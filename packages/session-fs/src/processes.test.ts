@@ -98,7 +98,7 @@ describe("several processes writing one session", () => {
 		expect(report?.problems).toEqual([]);
 		expect(acknowledged.size).toBeGreaterThan(12);
 		expect(parentRecords.size).toBe(12);
-	});
+	}, 180_000);
 });
 
 describe("the cross-process lease", () => {
