@@ -1,23 +1,32 @@
 import { appendFileSync, fdatasync, ftruncateSync, readSync, writeSync } from "node:fs";
 import { storageFailure } from "./errors.js";
 
+/** UTF-8 encoding space reused by appends (they are synchronous, so one at a time uses it). */
+let scratch = Buffer.allocUnsafe(64 << 10);
+/** Larger texts get a Buffer of their own, so the reused one never holds much memory. */
+const SCRATCH_MAX = 1 << 20;
+
+/** The UTF-8 bytes of `text`, encoded once (no separate length scan); valid until the next call. */
+function utf8(text: string): Buffer {
+	const most = text.length * 3; // a UTF-16 code unit never takes more than 3 bytes of UTF-8
+	if (most > SCRATCH_MAX) return Buffer.from(text);
+	if (scratch.length < most) scratch = Buffer.allocUnsafe(SCRATCH_MAX);
+	return scratch.subarray(0, scratch.write(text));
+}
+
 /**
  * Writes all of `bytes` at the end of a file opened with O_APPEND. One write(2) for the whole
  * batch in the normal case; a short write (disk full, file size limit) is continued, and if the
  * rest fails the file is cut back to `sizeBefore`, so nothing half-written stays behind: those
- * bytes were never acknowledged. Synchronous: see line-reader.ts for why. A string is written
- * as UTF-8 without first copying it into a Buffer (the append path's case); returns the bytes
+ * bytes were never acknowledged. Synchronous: see line-reader.ts for why. A string (the append
+ * path's case) is encoded into a reused buffer, not a new one per append; returns the bytes
  * written.
  */
-export function appendAll(fd: number, bytes: Buffer | string, sizeBefore: number, what: string): number {
-	const length = typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.length;
+export function appendAll(fd: number, text: Buffer | string, sizeBefore: number, what: string): number {
+	const bytes = typeof text === "string" ? utf8(text) : text;
 	let written = 0;
 	try {
-		if (typeof bytes === "string") {
-			written = writeSync(fd, bytes);
-			if (written < length) bytes = Buffer.from(bytes); // a short write: go on from the byte it stopped at
-		}
-		while (written < length) written += writeSync(fd, bytes as Buffer, written, length - written);
+		while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 	} catch (error) {
 		if (written > 0) {
 			try {
@@ -31,7 +40,7 @@ export function appendAll(fd: number, bytes: Buffer | string, sizeBefore: number
 			error,
 		);
 	}
-	return length;
+	return bytes.length;
 }
 
 /** fdatasync on the thread pool: a flush takes milliseconds, too long to block the event loop for. */
