@@ -53,7 +53,7 @@ export function evaluateGoals(rows: readonly Row[]): GoalResult[] {
 				`(CPU ${formatRatio(cpuRatio(linear.ours, kept))}); pi/ours ${formatRatio(ratio(linear.pi, linear.ours))}`,
 		});
 	}
-	const listings = section(rows, "List sessions");
+	const listings = section(rows, "List sessions").filter((row) => !row.label.includes("again"));
 	for (const row of listings.filter((row) => row.pi)) {
 		const r = ratio(row.pi, row.ours);
 		goals.push({

@@ -128,6 +128,14 @@ export async function runSuite(
 			)),
 			inputBytes: dataset.oursBytes,
 		});
+		if (listing.pi && i === 0) {
+			done({
+				section: "List sessions",
+				label: `${listing.sessions.toLocaleString("en-US")} × ${sizeLabel(listing.bytesEach)}, again through the same store`,
+				...(await compare({ name: "list-ours", params: { home: dataset.oursHome, sameStore: true, runs: fast } })),
+				inputBytes: dataset.oursBytes,
+			});
+		}
 	}
 
 	const records = plan.appendRecords;
