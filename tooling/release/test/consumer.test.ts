@@ -158,7 +158,8 @@ describe("the README examples, run from the install", () => {
 	it.each(withExamples)("%s: the example runs and prints what the README shows", async (name, example) => {
 		const script = join(project, `readme-${name.replace(/\W+/g, "-")}.mjs`);
 		writeFileSync(script, example.code);
-		const result = await run(process.execPath, [script], { cwd: project, env: env() });
+		// TMPDIR: the temporary homes the examples make go away with the project.
+		const result = await run(process.execPath, [script], { cwd: project, env: { ...env(), TMPDIR: project } });
 		expect(result.code, output(result)).toBe(0);
 		if (example.output !== undefined) expect(result.stdout).toBe(example.output);
 	});
