@@ -19,13 +19,35 @@ export interface HeldLock {
 	readonly holder: LeaseHolder;
 	/** True once proper-lockfile found the lock taken over (it went stale while we held it). */
 	isCompromised(): boolean;
+	/** True when proper-lockfile has not renewed the lock for longer than it should have: call confirm() before writing. */
+	refreshOverdue(): boolean;
+	/**
+	 * Whether the lock is still ours, for a holder whose lock may have gone stale: a loop of
+	 * appends that never waits for I/O starves proper-lockfile's renewal timer, and a blocked or
+	 * stopped process misses it. It gives the event loop a turn (so an overdue renewal runs, or
+	 * finds the takeover), then checks that the lock directory still holds our holder entry: after
+	 * a takeover it does not, and writing would race the new holder.
+	 */
+	confirm(): Promise<boolean>;
 	release(): void;
 }
 
 const HOLDER_PREFIX = "holder-";
 
-/** Removes a lock directory and the holder entry in it. */
+/** The locks this process holds, by lock directory: our holder entry in it, and when the lock was last renewed. */
+const held = new Map<string, { entry: string | undefined; renewedAt: number }>();
+
+/**
+ * Removes a lock directory and the holder entry in it — but not a lock of ours that was taken
+ * over meanwhile (our holder entry is gone from it): releasing a lost lease, or proper-lockfile's
+ * clean-up at exit, would otherwise remove the new holder's lock.
+ */
 function removeLockDir(path: string): void {
+	const ours = held.get(path);
+	if (ours) {
+		held.delete(path);
+		if (ours.entry !== undefined && !fs.existsSync(ours.entry)) return;
+	}
 	for (const entry of fs.readdirSync(path)) fs.unlinkSync(join(path, entry));
 	fs.rmdirSync(path);
 }
@@ -40,7 +62,12 @@ const lockFs = {
 	mkdir: fs.mkdir,
 	realpath: fs.realpath,
 	stat: fs.stat,
-	utimes: fs.utimes,
+	utimes: (path: string, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) =>
+		fs.utimes(path, atime, mtime, (error) => {
+			const ours = held.get(path);
+			if (!error && ours) ours.renewedAt = Date.now();
+			callback(error);
+		}),
 	rmdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => {
 		try {
 			removeLockDir(path);
@@ -98,12 +125,15 @@ export function tryLock(paths: SessionPaths, options: { staleMs: number; home: s
 		throw storageFailure(`could not take the write lease of session ${paths.id} (${paths.lockDir})`, error);
 	}
 	const holder: LeaseHolder = { pid: process.pid, host: HOST, since: new Date().toISOString() };
+	const mine: { entry: string | undefined; renewedAt: number } = { entry: undefined, renewedAt: Date.now() };
+	held.set(paths.lockDir, mine);
 	try {
 		// Adding a file changes the directory's mtime, which proper-lockfile watches to tell that its
 		// lock was taken over: put the mtime back as the lock set it.
 		const before = fs.statSync(paths.lockDir);
 		const name = HOLDER_PREFIX + Buffer.from(JSON.stringify(holder)).toString("base64url");
 		fs.closeSync(fs.openSync(join(paths.lockDir, name), "wx"));
+		mine.entry = join(paths.lockDir, name);
 		fs.utimesSync(paths.lockDir, before.atime, before.mtime);
 	} catch {
 		// The holder file only improves messages and dead-holder takeover; the lock stands without it.
@@ -111,12 +141,20 @@ export function tryLock(paths: SessionPaths, options: { staleMs: number; home: s
 	return {
 		holder,
 		isCompromised: () => compromised,
+		// proper-lockfile renews every staleMs/2; past 0.6 of the stale timeout a renewal was missed.
+		refreshOverdue: () => Date.now() - mine.renewedAt > options.staleMs * 0.6,
+		confirm: async () => {
+			await new Promise((resolve) => setImmediate(resolve));
+			if (compromised) return false;
+			return mine.entry === undefined || fs.existsSync(mine.entry);
+		},
 		release: () => {
 			try {
 				release();
 			} catch {
 				// Already released, or taken over: either way it is no longer ours.
 			}
+			if (held.get(paths.lockDir) === mine) held.delete(paths.lockDir);
 		},
 	};
 }

@@ -101,7 +101,9 @@ export class SessionWriter {
 
 	/** Validates the whole batch, assigns seqs, writes it in one write, and only then updates metadata. */
 	async append(inputs: readonly RecordInput[]): Promise<AppendResult> {
-		if (this.lock.isCompromised()) throw leaseLost(this.paths.id);
+		if (this.lock.isCompromised() || (this.lock.refreshOverdue() && !(await this.lock.confirm()))) {
+			throw leaseLost(this.paths.id);
+		}
 		if (this.grewBehindOurBack()) await this.refresh();
 		const records = prepareBatch(this.metadata, inputs, this.options.now().toISOString());
 		if (records.length === 0) return { records, metadata: cloneMetadata(this.metadata) };
@@ -139,7 +141,9 @@ export class SessionWriter {
 
 	/** Changes metadata-only facts (archive, uptime, a moved leaf) and writes them at once. */
 	async updateMetadata(change: (metadata: SessionMetadata) => void): Promise<SessionMetadata> {
-		if (this.lock.isCompromised()) throw leaseLost(this.paths.id);
+		if (this.lock.isCompromised() || (this.lock.refreshOverdue() && !(await this.lock.confirm()))) {
+			throw leaseLost(this.paths.id);
+		}
 		await this.settle();
 		if (this.grewBehindOurBack()) await this.refresh();
 		const next = cloneMetadata(this.metadata);
