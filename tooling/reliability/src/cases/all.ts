@@ -4,6 +4,7 @@ import { diskFull } from "./disk-full.js";
 import { fuzzLines } from "./fuzz-lines.js";
 import { fuzzServer } from "./fuzz-server.js";
 import { sigkillTorture } from "./sigkill-torture.js";
+import { staleLocks } from "./stale-locks.js";
 import { unsafeIdsCase } from "./unsafe-ids.js";
 
 /** Every case, in the order they run. */
@@ -14,4 +15,5 @@ export const allCases: ReliabilityCase[] = [
 	fuzzLines,
 	fuzzServer,
 	unsafeIdsCase,
+	staleLocks,
 ];
