@@ -116,8 +116,10 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))("%s", (name, pkg)
 	it("has a README with an install line and an example", () => {
 		const readme = readFileSync(join(pkg.dir, "README.md"), "utf8");
 		expect(readme.startsWith(`# ${name}\n`), "the README is titled with the package name").toBe(true);
-		const blocks = codeBlocks(readme);
 		const bins = Object.keys(binsOf(manifest));
+		const install = bins.length > 0 ? `npm install -g ${name}` : `npm install ${name}`;
+		expect(readme, "an install line").toContain(install);
+		const blocks = codeBlocks(readme);
 		const example = blocks.find(({ lang, code }) =>
 			bins.length > 0
 				? lang === "sh" && bins.some((bin) => code.includes(`${bin} `))
