@@ -3,6 +3,7 @@ import { concurrentWriters } from "./concurrent-writers.js";
 import { diskFull } from "./disk-full.js";
 import { fuzzLines } from "./fuzz-lines.js";
 import { fuzzServer } from "./fuzz-server.js";
+import { metadataCrash } from "./metadata-crash.js";
 import { sigkillTorture } from "./sigkill-torture.js";
 import { staleLocks } from "./stale-locks.js";
 import { unsafeIdsCase } from "./unsafe-ids.js";
@@ -16,4 +17,5 @@ export const allCases: ReliabilityCase[] = [
 	fuzzServer,
 	unsafeIdsCase,
 	staleLocks,
+	metadataCrash,
 ];
