@@ -22,7 +22,7 @@ async function run(context: CaseContext): Promise<void> {
 	const server = await startServer(sandbox.home);
 	try {
 		const ids: string[] = [];
-		for (let i = 0; i < 3; i++) {
+		for (let i = 0; i < 8; i++) {
 			const created = await json<{ id: string }>(server.url, "POST", "/api/sessions", { name: `fuzz ${i}` });
 			ids.push(created.id);
 			await json(server.url, "POST", `/api/sessions/${created.id}/messages?wait=1`, { content: "hello" });
@@ -44,7 +44,7 @@ async function run(context: CaseContext): Promise<void> {
 				statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
 				if (outcome.status >= 500 || outcome.status === 0) {
 					serverErrors.push(`${describe(entry)} -> ${outcome.status} ${outcome.text} (after ${previous})`);
-				} else if (isApi(entry) && outcome.status >= 400 && !outcome.code) {
+				} else if (isApi(entry) && outcome.status >= 400 && outcome.status !== 431 && !outcome.code) {
 					context.check(
 						false,
 						`${describe(entry)} -> ${outcome.status} without a JSON error code: ${outcome.text.slice(0, 200)}`,
@@ -101,7 +101,10 @@ async function send(base: string, entry: FuzzRequest): Promise<{ status: number;
 	}
 }
 
-/** An /api request whose answer has a body (HEAD answers never do). */
+/**
+ * An /api request whose answer has a body (HEAD answers never do). A 431 for headers or a URL
+ * over Node's 16 KiB limit comes from Node's HTTP parser, before the app, without a JSON body.
+ */
 function isApi(entry: FuzzRequest): boolean {
 	return entry.path.startsWith("/api/") && entry.method !== "HEAD";
 }
