@@ -1,5 +1,5 @@
 /**
- * The error codes shared by every @agent package. Each error carries one of them,
+ * The error codes shared by every `@agent` package. Each error carries one of them,
  * an actionable message prefixed with the package that raised it, and an optional cause.
  */
 export type AgentErrorCode =
