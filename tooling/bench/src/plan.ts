@@ -37,7 +37,7 @@ export function planFor(mode: "full" | "quick"): Plan {
 			appendRecords: 10_000,
 			appendBatch: 10,
 			tailRecords: 20,
-			runs: { fast: 8, slow: 2, appends: 4 },
+			runs: { fast: 16, slow: 2, appends: 4 },
 			timeoutMs: 300_000,
 		};
 	}
