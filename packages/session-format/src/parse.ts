@@ -166,9 +166,7 @@ function escapeLineBreaks(json: string): string {
 	// indexOf, not a regex test: a memchr-like scan (and none at all for U+2028/U+2029 in a
 	// one-byte string), several times cheaper on every line an append writes.
 	const found = json.indexOf("\u0085") !== -1 || json.indexOf("\u2028") !== -1 || json.indexOf("\u2029") !== -1;
-	return found
-		? json.replace(UNICODE_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
-		: json;
+	return found ? json.replace(UNICODE_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : json;
 }
 
 function schemaFailure(error: z.ZodError): ParsedLine {
