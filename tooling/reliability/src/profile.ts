@@ -31,7 +31,7 @@ const full: Profile = {
 
 const ci: Profile = {
 	name: "ci",
-	torture: { kills: 60, parallel: 2, sessions: 2, maxKillDelayMs: 300 },
+	torture: { kills: 100, parallel: 2, sessions: 2, maxKillDelayMs: 300 },
 	concurrent: { writers: 8, appendsPerWriter: 100, sessions: 8 },
 	diskFull: { rounds: 4 },
 	fuzzLines: { runs: 200, hugeStringBytes: 4 << 20, oversizedLineBytes: 0 },
