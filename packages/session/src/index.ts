@@ -20,7 +20,7 @@ export {
 	toEventError,
 } from "./events.js";
 export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
-export { cleanTitle, nameFromFirstMessage } from "./naming.js";
+export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export {

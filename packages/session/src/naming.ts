@@ -1,4 +1,6 @@
 import { type ContentBlock, contentText } from "@agent/session-format";
+import { complete } from "@mariozechner/pi-ai";
+import type { ResolvedModel } from "./models.js";
 
 const MAX_NAME_LENGTH = 60;
 
@@ -23,4 +25,30 @@ export function cleanTitle(raw: string): string | undefined {
 	const line = (raw.trim().split("\n")[0] ?? "").replace(/^["'#*\s]+|["'.*\s]+$/g, "").trim();
 	if (line.length === 0) return undefined;
 	return line.length <= MAX_NAME_LENGTH ? line : `${line.slice(0, MAX_NAME_LENGTH - 1)}…`;
+}
+
+/**
+ * A title written by the model (config `llm_titles: true`); falls back to the first message's
+ * first line when the model fails or answers nothing usable. Never fails a turn.
+ */
+export async function titleFromModel(
+	model: ResolvedModel,
+	content: readonly ContentBlock[],
+	signal?: AbortSignal,
+): Promise<string | undefined> {
+	const fallback = nameFromFirstMessage(content);
+	const text = contentText(content).trim();
+	if (text.length === 0) return fallback;
+	try {
+		const reply = await complete(
+			model.model,
+			{ messages: [{ role: "user", content: `${TITLE_PROMPT}${text.slice(0, 2000)}`, timestamp: Date.now() }] },
+			{ maxTokens: 32, ...(model.apiKey ? { apiKey: model.apiKey } : {}), ...(signal ? { signal } : {}) },
+		);
+		if (reply.stopReason === "error" || reply.stopReason === "aborted") return fallback;
+		const answer = reply.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+		return cleanTitle(answer) ?? fallback;
+	} catch {
+		return fallback;
+	}
 }

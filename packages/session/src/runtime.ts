@@ -20,7 +20,7 @@ import { createFileStore, resolveHome } from "@agent/session-fs";
 import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
 import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
 import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
-import { nameFromFirstMessage } from "./naming.js";
+import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
 import type { ToolExecutor } from "./tools.js";
 import { runTurn } from "./turn.js";
@@ -253,7 +253,7 @@ export class AgentSessions {
 					lease,
 					{ sessionId, turnId, content, model, ephemeral, ...(options.signal ? { signal: options.signal } : {}) },
 				);
-				if (!metadata.name) await this.nameSession(lease, content);
+				if (!metadata.name) await this.nameSession(lease, content, model);
 			} finally {
 				await lease.release();
 			}
@@ -330,8 +330,8 @@ export class AgentSessions {
 		return settings;
 	}
 
-	private async nameSession(lease: SessionLease, content: ContentBlock[]): Promise<void> {
-		const name = nameFromFirstMessage(content);
+	private async nameSession(lease: SessionLease, content: ContentBlock[], model: ResolvedModel): Promise<void> {
+		const name = this.config.llmTitles ? await titleFromModel(model, content) : nameFromFirstMessage(content);
 		if (!name) return;
 		const result = await lease.append([{ recordType: "session_info", name }]);
 		this.updated(result.metadata);

@@ -262,3 +262,31 @@ describe("scheduled runs", () => {
 		]);
 	});
 });
+
+describe("naming", () => {
+	it("names an unnamed session from its first user message", async () => {
+		const home = await tempHome();
+		const { resolveModel } = model();
+		const runtime = await openRuntime(home, { resolveModel });
+		const session = await runtime.create({ model: "faux/faux-small" });
+		await runtime.send(session.id, "Why does the login page time out?\nIt started yesterday.");
+		expect((await runtime.metadata(session.id)).name).toBe("Why does the login page time out?");
+	});
+
+	it("asks the model for a title when llm_titles is on, and keeps a given name", async () => {
+		const home = await tempHome();
+		const { resolveModel } = model({
+			chat: (context) =>
+				lastUserText(context).startsWith("Write a title")
+					? fauxAssistantMessage('"Login page timeouts."')
+					: fauxAssistantMessage("answer"),
+		});
+		const runtime = await openRuntime(home, { resolveModel, config: { ...resolveConfig(), llmTitles: true } });
+		const session = await runtime.create({ model: "faux/faux-small" });
+		await runtime.send(session.id, "Why does the login page time out?");
+		expect((await runtime.metadata(session.id)).name).toBe("Login page timeouts");
+		const named = await runtime.create({ model: "faux/faux-small", name: "Mine" });
+		await runtime.send(named.id, "hello");
+		expect((await runtime.metadata(named.id)).name).toBe("Mine");
+	});
+});
