@@ -1,28 +1,10 @@
-// Runs the README's example against the built package (as a user would import it) and compares what it prints.
-import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// The README's example, run against the built package as a user would import it.
 import { describe, expect, it } from "vitest";
-
-const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
-const README = readFileSync(`${PACKAGE}README.md`, "utf8");
-
-function block(marker: string): string {
-	const match = new RegExp(`<!-- ${marker} -->\\s*\`\`\`\\w+\\n([\\s\\S]*?)\`\`\``).exec(README);
-	if (!match) throw new Error(`README.md has no ${marker} block`);
-	return match[1] as string;
-}
+import { runReadmeExample } from "../../../tooling/readme-example.js";
 
 describe("README.md", () => {
 	it("the example runs and prints what the README shows", () => {
-		// Inside the package, so `@agent/interop` resolves to this package's build (self-reference).
-		const script = `${PACKAGE}.readme-example-${process.pid}.mjs`;
-		writeFileSync(script, block("example"));
-		try {
-			const printed = execFileSync(process.execPath, [script], { encoding: "utf8" });
-			expect(printed).toBe(block("example-output"));
-		} finally {
-			rmSync(script, { force: true });
-		}
+		const { printed, expected } = runReadmeExample(new URL("..", import.meta.url));
+		expect(printed).toBe(expected);
 	});
 });
