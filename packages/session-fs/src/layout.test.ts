@@ -1,27 +1,13 @@
-import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { recordLine, type StoredRecord } from "@agent/session-format";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createFileStore } from "./store.js";
-import { tempStore } from "./test-home.js";
+import { sha256, userMessage, useTempStores } from "./test-home.js";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-function setup(options: Parameters<typeof tempStore>[0] = {}) {
-	const handle = tempStore(options);
-	cleanups.push(handle.cleanup);
-	return handle;
-}
-
-const user = (text: string) => ({
-	recordType: "message" as const,
-	role: "user" as const,
-	content: [{ type: "text" as const, text }],
-});
-const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+const setup = useTempStores();
+const user = userMessage;
+const sha = sha256;
 
 async function readAll(store: ReturnType<typeof setup>["store"], id: string): Promise<StoredRecord[]> {
 	const out: StoredRecord[] = [];

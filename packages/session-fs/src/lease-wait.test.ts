@@ -1,16 +1,8 @@
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempStore } from "./test-home.js";
+import { describe, expect, it } from "vitest";
+import { useTempStores } from "./test-home.js";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-function setup(options: Parameters<typeof tempStore>[0] = {}) {
-	const handle = tempStore(options);
-	cleanups.push(handle.cleanup);
-	return handle;
-}
+const setup = useTempStores();
 const record = (n: number) => ({ recordType: "custom" as const, customType: "n", data: { n } });
 
 describe("waiting for the lease in one process", () => {

@@ -1,25 +1,11 @@
-import { createHash } from "node:crypto";
 import { appendFileSync, copyFileSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import type { RecordProblem, StoredRecord, VerifyProblemKind } from "@agent/session-format";
-import { afterEach, describe, expect, it } from "vitest";
-import { tempStore } from "./test-home.js";
+import { describe, expect, it } from "vitest";
+import { sha256, userMessage, useTempStores } from "./test-home.js";
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-	for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-function setup(options: Parameters<typeof tempStore>[0] = {}) {
-	const handle = tempStore(options);
-	cleanups.push(handle.cleanup);
-	return handle;
-}
-
-const user = (text: string) => ({
-	recordType: "message" as const,
-	role: "user" as const,
-	content: [{ type: "text" as const, text }],
-});
-const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+const setup = useTempStores();
+const user = userMessage;
+const sha = sha256;
 
 async function readAll(store: ReturnType<typeof setup>["store"], id: string, strict = false) {
 	const records: StoredRecord[] = [];
@@ -28,7 +14,7 @@ async function readAll(store: ReturnType<typeof setup>["store"], id: string, str
 	return { records, problems };
 }
 
-async function sessionOf(texts: string[], options: Parameters<typeof tempStore>[0] = {}) {
+async function sessionOf(texts: string[], options: Parameters<typeof setup>[0] = {}) {
 	const handle = setup(options);
 	const { id } = await handle.store.create();
 	for (const text of texts) await handle.store.append(id, [user(text)]);
