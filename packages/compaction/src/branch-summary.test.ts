@@ -6,21 +6,12 @@ import {
 	validateRecordInput,
 } from "@agent/session-format";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { abandonedBranch, prepareBranchSummary, summarizeBranch } from "./branch-summary.js";
 import { BRANCH_SUMMARY_PROMPT, BRANCH_SUMMARY_UPDATE_PROMPT, SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.js";
-import { fauxSummarizer, PathBuilder, words } from "./test-fixtures.js";
+import { PathBuilder, useFauxSummarizers, words } from "./test-fixtures.js";
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-	for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function summarizer(...args: Parameters<typeof fauxSummarizer>) {
-	const made = fauxSummarizer(...args);
-	cleanups.push(() => made.faux.unregister());
-	return { ...made, model: made.faux.getModel() };
-}
+const summarizer = useFauxSummarizers();
 
 const BRANCH_ANSWER =
 	"## Goal\n- try a cache\n\n## Outcome\n- it was slower\n\n## Worth Keeping\n- src/cache.ts is unused";

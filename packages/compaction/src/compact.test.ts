@@ -8,7 +8,7 @@ import {
 	validateRecordInput,
 } from "@agent/session-format";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compact } from "./compact.js";
 import { prepareCompaction } from "./prepare.js";
 import {
@@ -18,19 +18,10 @@ import {
 	TURN_PREFIX_PROMPT,
 } from "./prompts.js";
 import { missingSummarySections } from "./sections.js";
-import { fauxSummarizer, PathBuilder, validSummary, words } from "./test-fixtures.js";
+import { PathBuilder, useFauxSummarizers, validSummary, words } from "./test-fixtures.js";
 
 const settings: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 150 };
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-	for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function summarizer(...args: Parameters<typeof fauxSummarizer>) {
-	const made = fauxSummarizer(...args);
-	cleanups.push(() => made.faux.unregister());
-	return { ...made, model: made.faux.getModel() };
-}
+const summarizer = useFauxSummarizers();
 
 function session() {
 	const b = new PathBuilder();

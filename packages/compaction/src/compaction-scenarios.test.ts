@@ -6,23 +6,14 @@ import {
 	estimateTextTokens,
 } from "@agent/session-format";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compact } from "./compact.js";
 import { prepareCompaction } from "./prepare.js";
 import { SUMMARIZATION_PROMPT, SUMMARIZATION_SYSTEM_PROMPT, UPDATE_SUMMARIZATION_PROMPT } from "./prompts.js";
-import { fauxSummarizer, PathBuilder, usage, validSummary, words } from "./test-fixtures.js";
+import { PathBuilder, usage, useFauxSummarizers, validSummary, words } from "./test-fixtures.js";
 import { estimateContextTokens, shouldCompact } from "./tokens.js";
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-	for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function summarizer(...args: Parameters<typeof fauxSummarizer>) {
-	const made = fauxSummarizer(...args);
-	cleanups.push(() => made.faux.unregister());
-	return { ...made, model: made.faux.getModel() };
-}
+const summarizer = useFauxSummarizers();
 
 const settings: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 150 };
 

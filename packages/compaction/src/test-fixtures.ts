@@ -13,6 +13,7 @@ import {
 	fauxAssistantMessage,
 	registerFauxProvider,
 } from "@mariozechner/pi-ai";
+import { afterEach } from "vitest";
 
 /** A summary with every required section (S7.14). */
 export function validSummary(tag = "A"): string {
@@ -165,4 +166,20 @@ export function fauxSummarizer(
 	};
 	faux.setResponses(Array.from({ length: 200 }, () => step));
 	return { faux, prompts };
+}
+
+/**
+ * For a test file: a `summarizer(...)` like fauxSummarizer that also returns the faux model and
+ * unregisters the provider after each test. Call at the top level (it registers an afterEach hook).
+ */
+export function useFauxSummarizers() {
+	const cleanups: Array<() => void> = [];
+	afterEach(() => {
+		for (const cleanup of cleanups.splice(0)) cleanup();
+	});
+	return (...args: Parameters<typeof fauxSummarizer>) => {
+		const made = fauxSummarizer(...args);
+		cleanups.push(() => made.faux.unregister());
+		return { ...made, model: made.faux.getModel() };
+	};
 }
