@@ -248,7 +248,8 @@ export class AgentSessions {
 						events: this.events,
 						maxToolSteps: this.config.maxToolSteps,
 						...(this.options.toolExecutor ? { toolExecutor: this.options.toolExecutor } : {}),
-						compactIfNeeded: (held, turnModel, trigger, signal) => this.autoCompact(held, turnModel, trigger, signal),
+						compactIfNeeded: (held, turnModel, trigger, signal, opened) =>
+							this.autoCompact(held, turnModel, trigger, signal, opened),
 					},
 					lease,
 					{ sessionId, turnId, content, model, ephemeral, ...(options.signal ? { signal: options.signal } : {}) },
@@ -271,11 +272,12 @@ export class AgentSessions {
 		model: ResolvedModel,
 		trigger: CompactionTrigger,
 		signal?: AbortSignal,
+		resumed?: OpenedSession,
 	): Promise<SessionRecord | undefined> {
 		const settings = this.config.compaction;
 		if (!settings.enabled) return undefined;
 		if (trigger === "threshold") {
-			const opened = await this.store.open(lease.sessionId);
+			const opened = resumed ?? (await this.store.open(lease.sessionId));
 			const systemPrompt = opened.context.systemPrompt;
 			const tokens = estimateContextTokens(opened.path, systemPrompt ? { systemPrompt } : {});
 			if (!shouldCompact(tokens, model.model.contextWindow, settings)) return undefined;

@@ -3,6 +3,7 @@ import {
 	type CompactionTrigger,
 	type ContentBlock,
 	type EphemeralMessage,
+	type OpenedSession,
 	type RecordInput,
 	type SessionLease,
 	type SessionRecord,
@@ -21,12 +22,16 @@ export interface TurnEnvironment {
 	events: SessionEvents;
 	maxToolSteps: number;
 	toolExecutor?: ToolExecutor;
-	/** Compacts the session under the held lease when the trigger says so; returns the compaction record if it did. */
+	/**
+	 * Compacts the session under the held lease when the trigger says so (for "threshold", judged
+	 * on `opened`, the session as just resumed); returns the compaction record if it did.
+	 */
 	compactIfNeeded(
 		lease: SessionLease,
 		model: ResolvedModel,
 		trigger: CompactionTrigger,
 		signal?: AbortSignal,
+		opened?: OpenedSession,
 	): Promise<SessionRecord | undefined>;
 }
 
@@ -60,9 +65,15 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	let overflowRetried = false;
 	for (let step = 0; step < env.maxToolSteps; step++) {
 		throwIfAborted(input.signal);
-		const threshold = await env.compactIfNeeded(lease, input.model, "threshold", input.signal);
-		if (threshold) appended.push(threshold);
-		const reply = await callModel(env, input);
+		// One resume per model call: it decides the threshold and, unless a compaction changed the
+		// session, is the context the model gets.
+		let opened = await env.store.open(input.sessionId, { ephemeral: input.ephemeral });
+		const threshold = await env.compactIfNeeded(lease, input.model, "threshold", input.signal, opened);
+		if (threshold) {
+			appended.push(threshold);
+			opened = await env.store.open(input.sessionId, { ephemeral: input.ephemeral });
+		}
+		const reply = await callModel(env, input, opened);
 		if (reply.stopReason === "error" && isContextOverflow(reply, input.model.model.contextWindow) && !overflowRetried) {
 			overflowRetried = true;
 			const compacted = await env.compactIfNeeded(lease, input.model, "overflow", input.signal);
@@ -110,8 +121,7 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	);
 }
 
-async function callModel(env: TurnEnvironment, input: TurnInput): Promise<AssistantMessage> {
-	const opened = await env.store.open(input.sessionId, { ephemeral: input.ephemeral });
+async function callModel(env: TurnEnvironment, input: TurnInput, opened: OpenedSession): Promise<AssistantMessage> {
 	const { model, apiKey } = input.model;
 	const context = {
 		messages: toPiMessages(opened.context.messages, model),
