@@ -11,7 +11,10 @@ export interface FileStoreOptions {
 	durability?: Durability;
 	/** A lease whose holder has not refreshed it for this long is stale and may be taken over (min 2000). */
 	staleLeaseMs?: number;
-	/** Default wait for another writer's lease, in ms (default 10 000). */
+	/**
+	 * Default wait for another writer's lease, in ms. Default: staleLeaseMs + 5000 (15 000), long
+	 * enough to take over the lease of a holder that crashed while it held it.
+	 */
 	waitMs?: number;
 	/**
 	 * While a lease is held, metadata.json is rewritten at most this often (and always on release);
@@ -37,5 +40,14 @@ export interface ResolvedOptions {
 	now: () => Date;
 }
 
-export const DEFAULT_WAIT_MS = 10_000;
 export const DEFAULT_STALE_LEASE_MS = 10_000;
+
+/**
+ * A crashed holder's lease goes stale staleLeaseMs after its last refresh, and proper-lockfile
+ * may have set that refresh up to a second ahead (filesystems with whole-second mtimes). A holder
+ * killed between taking the lock and naming itself in it (or between un-naming itself and
+ * removing it) can only be taken over that way, so the default wait outlasts the stale timeout.
+ */
+export function defaultWaitMs(staleLeaseMs: number): number {
+	return staleLeaseMs + 5_000;
+}

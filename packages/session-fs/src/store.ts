@@ -32,7 +32,7 @@ import { MetadataCache } from "./metadata-cache.js";
 import { cloneMetadata, newMetadata } from "./metadata-derive.js";
 import { writeMetadataFile } from "./metadata-file.js";
 import { acquireMutex } from "./mutex.js";
-import { DEFAULT_STALE_LEASE_MS, DEFAULT_WAIT_MS, type FileStoreOptions, type ResolvedOptions } from "./options.js";
+import { DEFAULT_STALE_LEASE_MS, defaultWaitMs, type FileStoreOptions, type ResolvedOptions } from "./options.js";
 import { resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
 import { type ReadContext, readAll, readFromSeq, tailRecords } from "./read-ops.js";
 import { resumeSession } from "./resume.js";
@@ -54,11 +54,12 @@ export class FileSessionStore implements SessionStore {
 		}
 		this.home = resolveHome(options.home);
 		keepFileSizeSignalHarmless();
+		const staleLeaseMs = options.staleLeaseMs ?? DEFAULT_STALE_LEASE_MS;
 		this.options = {
 			home: this.home,
 			durability,
-			staleLeaseMs: options.staleLeaseMs ?? DEFAULT_STALE_LEASE_MS,
-			waitMs: options.waitMs ?? DEFAULT_WAIT_MS,
+			staleLeaseMs,
+			waitMs: options.waitMs ?? defaultWaitMs(staleLeaseMs),
 			metadataFlushMs: options.metadataFlushMs ?? 100,
 			backwardChunkBytes: options.backwardChunkBytes ?? DEFAULT_BACKWARD_CHUNK,
 			forwardChunkBytes: options.forwardChunkBytes ?? DEFAULT_FORWARD_CHUNK,
