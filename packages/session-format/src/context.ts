@@ -44,7 +44,7 @@ export interface BuildContextOptions {
 
 export interface SessionContext {
 	messages: ContextMessage[];
-	/** chars/4 estimate of the messages and the system prompt. */
+	/** chars/4 estimate of the messages and the system prompt (worked out when first read). */
 	estimatedTokens: number;
 	/** The latest compaction on the path, if any. */
 	compaction?: CompactionRecord;
@@ -170,20 +170,40 @@ export function buildContextFromPath(path: readonly StoredRecord[], options: Bui
 
 	if (options.ephemeral && options.ephemeral.length > 0) insertEphemeral(messages, options.ephemeral);
 
-	let estimatedTokens = options.systemPrompt ? estimateTextTokens(options.systemPrompt) : 0;
-	for (const message of messages) estimatedTokens += estimateContentTokens(message.content);
-
-	const context: SessionContext = {
+	const context = {
 		messages,
-		estimatedTokens,
 		leafSeq: path.length > 0 ? (path[path.length - 1] as StoredRecord).seq : null,
 		droppedToolResults,
-	};
+	} as SessionContext;
+	defineEstimate(context, options.systemPrompt);
 	if (compaction) context.compaction = compaction;
 	if (model) context.model = model;
 	if (thinkingLevel !== undefined) context.thinkingLevel = thinkingLevel;
 	if (options.systemPrompt !== undefined) context.systemPrompt = options.systemPrompt;
 	return context;
+}
+
+/**
+ * `estimatedTokens`, worked out on first read and kept: it measures every block (a tool call's
+ * arguments are serialized to be counted), which was a tenth of a large resume's time, and most
+ * resumes never ask. Enumerable, so spreads, JSON and deep equality see it as a plain field.
+ */
+function defineEstimate(context: SessionContext, systemPrompt: string | undefined): void {
+	let estimate: number | undefined;
+	Object.defineProperty(context, "estimatedTokens", {
+		enumerable: true,
+		configurable: true,
+		get: () => {
+			if (estimate === undefined) {
+				estimate = systemPrompt ? estimateTextTokens(systemPrompt) : 0;
+				for (const message of context.messages) estimate += estimateContentTokens(message.content);
+			}
+			return estimate;
+		},
+		set: (value: number) => {
+			estimate = value;
+		},
+	});
 }
 
 function messageFromRecord(record: MessageRecord): ContextMessage {

@@ -1,25 +1,24 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import type { SessionMetadata } from "@agent/session-format";
 import { parseMetadataText } from "./metadata-file.js";
-
-interface Entry {
-	ino: number;
-	mtimeMs: number;
-	ctimeMs: number;
-	size: number;
-	metadata: SessionMetadata;
-}
+import { type CachedMetadata, loadSnapshot, saveSnapshot } from "./metadata-snapshot.js";
 
 /**
  * The metadata.json files a store has read, kept while they are unchanged. metadata.json is only
  * ever replaced by a rename, which brings a new inode and times, so one stat tells whether the
  * copy held here is still the file's: a listing repeated by a server then costs one stat per
- * session instead of an open, a read, a close, a JSON parse and a schema check.
+ * session instead of an open, a read, a close, a JSON parse and a schema check. With a snapshot
+ * path, the cache starts from the snapshot on disk (metadata-snapshot.ts), so that a new
+ * process's first listing is as cheap, and writes it back after a listing that changed it.
  * Holders must not change the objects they get (the store hands out copies).
  */
 export class MetadataCache {
-	private readonly entries = new Map<string, Entry>();
+	private entries = new Map<string, CachedMetadata>();
 	private buffer = Buffer.allocUnsafe(16 << 10);
+	private snapshotLoaded = false;
+	private changed = false;
+
+	constructor(private readonly snapshotPath?: string) {}
 
 	/**
 	 * The metadata in `file` (for session `id`), or undefined when it is missing or damaged. A file
@@ -27,7 +26,8 @@ export class MetadataCache {
 	 * (fstat), so what is cached is exactly what was read, and a first listing pays no extra stat.
 	 */
 	read(file: string, id: string): SessionMetadata | undefined {
-		const cached = this.entries.get(file);
+		this.loadSnapshotOnce();
+		const cached = this.entries.get(id);
 		if (cached) {
 			const stat = statSync(file, { throwIfNoEntry: false });
 			if (
@@ -40,18 +40,36 @@ export class MetadataCache {
 				return cached.metadata;
 			}
 		}
+		this.changed = true;
 		const loaded = this.load(file, id);
-		if (loaded) this.entries.set(file, loaded);
-		else this.entries.delete(file);
+		if (loaded) this.entries.set(id, loaded);
+		else this.entries.delete(id);
 		return loaded?.metadata;
 	}
 
-	/** Forgets what is not in `keep` (sessions deleted since). */
+	/** Forgets the sessions not in `keep` (deleted since). */
 	retain(keep: ReadonlySet<string>): void {
-		for (const file of this.entries.keys()) if (!keep.has(file)) this.entries.delete(file);
+		for (const id of this.entries.keys()) {
+			if (keep.has(id)) continue;
+			this.entries.delete(id);
+			this.changed = true;
+		}
 	}
 
-	private load(file: string, id: string): Entry | undefined {
+	/** Writes the snapshot when this cache changed since it was loaded or last saved. */
+	saveSnapshot(): void {
+		if (!this.snapshotPath || !this.changed) return;
+		this.changed = false;
+		saveSnapshot(this.snapshotPath, this.entries.values());
+	}
+
+	private loadSnapshotOnce(): void {
+		if (this.snapshotLoaded) return;
+		this.snapshotLoaded = true;
+		if (this.snapshotPath && this.entries.size === 0) this.entries = loadSnapshot(this.snapshotPath);
+	}
+
+	private load(file: string, id: string): CachedMetadata | undefined {
 		let fd: number;
 		try {
 			fd = openSync(file, "r");

@@ -12,6 +12,11 @@ export function sessionsRoot(home: string): string {
 	return join(home, "sessions");
 }
 
+/** The listing's metadata cache, kept on disk between processes (metadata-snapshot.ts); disposable. */
+export function metadataSnapshotPath(home: string): string {
+	return join(home, "cache", "metadata-snapshot.json");
+}
+
 /** Every path of one session. Built only from a validated id: nothing a caller types becomes a path. */
 export interface SessionPaths {
 	readonly id: string;

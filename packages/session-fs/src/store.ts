@@ -33,7 +33,7 @@ import { cloneMetadata, newMetadata } from "./metadata-derive.js";
 import { writeMetadataFile } from "./metadata-file.js";
 import { acquireMutex } from "./mutex.js";
 import { DEFAULT_STALE_LEASE_MS, defaultWaitMs, type FileStoreOptions, type ResolvedOptions } from "./options.js";
-import { resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
+import { metadataSnapshotPath, resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
 import { type ReadContext, readAll, readFromSeq, tailRecords } from "./read-ops.js";
 import { resumeSession } from "./resume.js";
 import { createLog, makeSessionDir, syncNewDirectory } from "./session-files.js";
@@ -45,7 +45,7 @@ export class FileSessionStore implements SessionStore {
 	readonly home: string;
 	private readonly options: ResolvedOptions;
 	private readonly deferred = new DeferredSessions();
-	private readonly metadataCache = new MetadataCache();
+	private readonly metadataCache: MetadataCache;
 
 	constructor(options: FileStoreOptions = {}) {
 		const durability = options.durability ?? "write";
@@ -53,6 +53,7 @@ export class FileSessionStore implements SessionStore {
 			throw invalidArgument(`durability must be "write" or "fsync", got ${JSON.stringify(durability)}`);
 		}
 		this.home = resolveHome(options.home);
+		this.metadataCache = new MetadataCache(metadataSnapshotPath(this.home));
 		keepFileSizeSignalHarmless();
 		const staleLeaseMs = options.staleLeaseMs ?? DEFAULT_STALE_LEASE_MS;
 		this.options = {

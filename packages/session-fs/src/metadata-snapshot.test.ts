@@ -1,0 +1,101 @@
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { MetadataCache } from "./metadata-cache.js";
+import { loadSnapshot } from "./metadata-snapshot.js";
+import { metadataSnapshotPath } from "./paths.js";
+import { createFileStore } from "./store.js";
+import { userMessage, useTempStores } from "./test-home.js";
+
+const setup = useTempStores();
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A snapshot on disk holding one entry for `file`, with the file's identity and `metadata`. */
+function writeSnapshotFor(path: string, file: string, metadata: object): void {
+	const stat = statSync(file);
+	const entry = { ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: stat.size, metadata };
+	writeFileSync(path, JSON.stringify({ format: 1, sessions: [entry] }));
+}
+
+describe("the listing's metadata snapshot", () => {
+	it("is written after a listing, and a new store's first listing gives the same sessions", async () => {
+		const { home, store } = setup();
+		for (const name of ["a", "b", "c"]) {
+			const { id } = await store.create({ name });
+			await store.append(id, [userMessage(`hello ${name}`)]);
+		}
+		const first = await store.list();
+		await nextTurn();
+		const snapshot = loadSnapshot(metadataSnapshotPath(home));
+		expect([...snapshot.keys()].sort()).toEqual(first.sessions.map((s) => s.id).sort());
+		expect((await createFileStore({ home }).list()).sessions).toEqual(first.sessions);
+	});
+
+	it("serves an entry only while its metadata.json is the file it was read from", async () => {
+		const { home, store } = setup();
+		const { id } = await store.create({ name: "on disk" });
+		const file = store.pathsOf(id).metadata;
+		const onDisk = JSON.parse(readFileSync(file, "utf8"));
+		const snapshotPath = metadataSnapshotPath(home);
+		await store.list();
+		await nextTurn();
+		// An entry that matches the file's identity is served without reading the file: the name
+		// planted in the snapshot shows it was.
+		writeSnapshotFor(snapshotPath, file, { ...onDisk, name: "from the snapshot" });
+		expect(new MetadataCache(snapshotPath).read(file, id)?.name).toBe("from the snapshot");
+		// Touched (new times): the file is read again.
+		utimesSync(file, new Date(), new Date(Date.now() + 5000));
+		expect(new MetadataCache(snapshotPath).read(file, id)?.name).toBe("on disk");
+	});
+
+	it("follows appends, renames and deletes made by other stores", async () => {
+		const { home, store } = setup();
+		const kept = await store.create({ name: "kept" });
+		const gone = await store.create({ name: "gone" });
+		await store.list();
+		await nextTurn();
+		const other = createFileStore({ home });
+		await other.append(kept.id, [userMessage("one"), userMessage("two")]);
+		await other.rename(kept.id, "renamed");
+		await other.delete(gone.id);
+		const listed = await createFileStore({ home }).list();
+		expect(listed.sessions.map((s) => [s.name, s.lastSeq])).toEqual([["renamed", 3]]);
+		await nextTurn();
+		expect([...loadSnapshot(metadataSnapshotPath(home)).keys()]).toEqual([kept.id]);
+	});
+
+	it("is ignored when damaged, and entries that fail the metadata checks are dropped", async () => {
+		const { home, store } = setup();
+		const { id } = await store.create({ name: "real" });
+		const snapshotPath = metadataSnapshotPath(home);
+		await store.list();
+		await nextTurn();
+		const file = store.pathsOf(id).metadata;
+		for (const damaged of ["", "{not json", '{"format":2,"sessions":[]}', '{"format":1,"sessions":{}}', "[1,2]"]) {
+			writeFileSync(snapshotPath, damaged);
+			expect(loadSnapshot(snapshotPath).size).toBe(0);
+			expect((await createFileStore({ home }).list()).sessions.map((s) => s.name)).toEqual(["real"]);
+		}
+		writeSnapshotFor(snapshotPath, file, { id, name: 42 });
+		expect(loadSnapshot(snapshotPath).size).toBe(0);
+		writeSnapshotFor(snapshotPath, file, { ...JSON.parse(readFileSync(file, "utf8")), id: "../../etc" });
+		expect(loadSnapshot(snapshotPath).size).toBe(0);
+		expect((await createFileStore({ home }).list()).sessions.map((s) => s.name)).toEqual(["real"]);
+	});
+
+	it("a listing that changed nothing does not rewrite it; one that read files does", async () => {
+		const { home, store } = setup();
+		const { id } = await store.create({ name: "one" });
+		const snapshotPath = metadataSnapshotPath(home);
+		expect(existsSync(snapshotPath)).toBe(false);
+		await store.list();
+		await nextTurn();
+		const written = statSync(snapshotPath);
+		await createFileStore({ home }).list();
+		await nextTurn();
+		expect(statSync(snapshotPath).ino).toBe(written.ino);
+		await store.append(id, [userMessage("more")]);
+		await createFileStore({ home }).list();
+		await nextTurn();
+		expect(statSync(snapshotPath).ino).not.toBe(written.ino);
+	});
+});
