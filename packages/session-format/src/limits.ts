@@ -9,22 +9,35 @@ export const MAX_NESTING_DEPTH = 512;
 /**
  * Where `value` first nests deeper than `limit` levels: the top-level field it happens under
  * (`""` when the value itself is the culprit), or undefined when it stays within the limit.
- * Iterative, so it never overflows the stack itself.
+ * Every record read or appended is checked, so the walk allocates nothing (for-in, no key or
+ * value arrays). It recurses, but never more than `limit` frames deep, whatever the input's
+ * depth: far inside the stack.
  */
 export function findExcessiveNesting(value: unknown, limit: number = MAX_NESTING_DEPTH): string | undefined {
 	if (typeof value !== "object" || value === null) return undefined;
-	const stack: Array<{ value: object; depth: number; field: string }> = [{ value, depth: 1, field: "" }];
-	while (stack.length > 0) {
-		const item = stack.pop() as { value: object; depth: number; field: string };
-		if (item.depth > limit) return item.field;
-		const entries: unknown[] = Array.isArray(item.value) ? item.value : Object.values(item.value);
-		const keys = Array.isArray(item.value) ? undefined : Object.keys(item.value);
-		for (let i = 0; i < entries.length; i++) {
-			const child = entries[i];
-			if (typeof child !== "object" || child === null) continue;
-			const field = item.depth === 1 ? (keys ? (keys[i] as string) : String(i)) : item.field;
-			stack.push({ value: child, depth: item.depth + 1, field });
-		}
+	if (limit < 1) return "";
+	if (Array.isArray(value)) {
+		for (let i = 0; i < value.length; i++) if (nestsTooDeep(value[i], 2, limit)) return String(i);
+		return undefined;
+	}
+	const object = value as Record<string, unknown>;
+	for (const key in object) {
+		if (Object.hasOwn(object, key) && nestsTooDeep(object[key], 2, limit)) return key;
 	}
 	return undefined;
+}
+
+/** True when `value`, an object or array at `depth`, is deeper than `limit` or holds one that is. */
+function nestsTooDeep(value: unknown, depth: number, limit: number): boolean {
+	if (typeof value !== "object" || value === null) return false;
+	if (depth > limit) return true;
+	if (Array.isArray(value)) {
+		for (let i = 0; i < value.length; i++) if (nestsTooDeep(value[i], depth + 1, limit)) return true;
+		return false;
+	}
+	const object = value as Record<string, unknown>;
+	for (const key in object) {
+		if (Object.hasOwn(object, key) && nestsTooDeep(object[key], depth + 1, limit)) return true;
+	}
+	return false;
 }

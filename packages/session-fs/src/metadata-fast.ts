@@ -7,7 +7,7 @@ import type { SessionMetadata } from "@agent/session-format";
  * default, a wrong value, a non-plain object) returns undefined, and the caller asks the schema,
  * which decides and words the error. `metadata-fast.test.ts` checks the two against each other.
  */
-export function fastMetadata(value: unknown): SessionMetadata | undefined {
+export function fastMetadata(value: unknown, options: { reuse?: boolean } = {}): SessionMetadata | undefined {
 	if (!isPlain(value) || !onlyKeys(value, METADATA_KEY_SET)) return undefined;
 	for (const key of REQUIRED_STRINGS) if (typeof value[key] !== "string") return undefined;
 	for (const key of OPTIONAL_STRINGS) if (key in value && typeof value[key] !== "string") return undefined;
@@ -17,12 +17,15 @@ export function fastMetadata(value: unknown): SessionMetadata | undefined {
 	if ("leafSeq" in value && !isInt(value.leafSeq, 1)) return undefined;
 	if ("compactionCount" in value && !isInt(value.compactionCount, 0)) return undefined;
 	if ("uptimeSeconds" in value && !(isNumber(value.uptimeSeconds) && value.uptimeSeconds >= 0)) return undefined;
-	const out: Record<string, unknown> = {};
+	// A value the caller owns whose keys already come in the schema's order is the output itself
+	// (a nested object replaced below keeps its place among the keys).
+	const reuse = options.reuse === true && inSchemaOrder(value, METADATA_KEYS);
+	const out: Record<string, unknown> = reuse ? value : {};
 	for (const key of METADATA_KEYS) {
 		if (!(key in value)) continue;
 		const given = value[key];
 		if (key === "metrics") {
-			const metrics = copyMetrics(given);
+			const metrics = copyMetrics(given, reuse);
 			if (!metrics) return undefined;
 			out.metrics = metrics;
 		} else if (key === "forkedFrom") {
@@ -33,7 +36,7 @@ export function fastMetadata(value: unknown): SessionMetadata | undefined {
 			if (!isPlain(given) || !onlyKeys(given, IMPORTED_FROM_KEYS)) return undefined;
 			if (typeof given.format !== "string" || typeof given.sourceId !== "string") return undefined;
 			out.importedFrom = { format: given.format, sourceId: given.sourceId };
-		} else out[key] = given;
+		} else if (!reuse) out[key] = given;
 	}
 	return out as SessionMetadata;
 }
@@ -90,16 +93,28 @@ function onlyKeys(value: Plain, keys: ReadonlySet<string>): boolean {
 	return true;
 }
 
-function copyTotals(value: unknown, keys: ReadonlySet<string>): Plain | undefined {
+/** True when the keys of `value` come in the order they have in `keys` (all of them known). */
+function inSchemaOrder(value: Plain, keys: readonly string[]): boolean {
+	let last = -1;
+	for (const key in value) {
+		const index = keys.indexOf(key);
+		if (index < last) return false;
+		last = index;
+	}
+	return true;
+}
+
+function copyTotals(value: unknown, keys: ReadonlySet<string>, reuse: boolean): Plain | undefined {
 	if (!isPlain(value) || !onlyKeys(value, keys)) return undefined;
 	const { input, output, cacheRead, cacheWrite, totalTokens, cost, turns } = value;
 	if (!isNumber(input) || !isNumber(output) || !isNumber(cacheRead) || !isNumber(cacheWrite)) return undefined;
 	if (!isNumber(totalTokens) || !isNumber(cost) || !Number.isSafeInteger(turns)) return undefined;
+	if (reuse && keys === TOTALS_KEY_SET && inSchemaOrder(value, TOTALS_KEYS)) return value;
 	return { input, output, cacheRead, cacheWrite, totalTokens, cost, turns };
 }
 
-function copyMetrics(value: unknown): Plain | undefined {
-	const out = copyTotals(value, METRICS_KEY_SET);
+function copyMetrics(value: unknown, reuse: boolean): Plain | undefined {
+	const out = copyTotals(value, METRICS_KEY_SET, false);
 	if (!out) return undefined;
 	const byModel = (value as Plain).byModel;
 	// A "__proto__" key is dropped by the schema; leave such files to it.
@@ -107,7 +122,7 @@ function copyMetrics(value: unknown): Plain | undefined {
 	const models: Plain = {};
 	for (const model in byModel) {
 		if (!Object.hasOwn(byModel, model)) return undefined;
-		const totals = copyTotals(byModel[model], TOTALS_KEY_SET);
+		const totals = copyTotals(byModel[model], TOTALS_KEY_SET, reuse);
 		if (!totals) return undefined;
 		models[model] = totals;
 	}

@@ -40,7 +40,7 @@ export function parseMetadataText(text: string, id: string): MetadataRead {
 		return { state: "invalid", reason: `not valid JSON (${(error as Error).message})` };
 	}
 	// The files this store writes are checked by hand (same rules, same output); anything else by the schema.
-	let metadata = fastMetadata(value);
+	let metadata = fastMetadata(value, { reuse: true });
 	if (!metadata) {
 		const result = sessionMetadataSchema.safeParse(value);
 		if (!result.success) {

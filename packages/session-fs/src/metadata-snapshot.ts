@@ -64,7 +64,7 @@ function checkedEntry(item: unknown): CachedMetadata | undefined {
 	if (!isObject(item)) return undefined;
 	const { ino, mtimeMs, ctimeMs, size } = item;
 	if (!isNumber(ino) || !isNumber(mtimeMs) || !isNumber(ctimeMs) || !isNumber(size)) return undefined;
-	const metadata = fastMetadata(item.metadata);
+	const metadata = fastMetadata(item.metadata, { reuse: true });
 	if (!metadata || !isSessionId(metadata.id)) return undefined;
 	return { ino, mtimeMs, ctimeMs, size, metadata };
 }
