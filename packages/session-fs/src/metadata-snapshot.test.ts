@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MetadataCache } from "./metadata-cache.js";
-import { loadSnapshot } from "./metadata-snapshot.js";
+import { loadSnapshot, snapshotText } from "./metadata-snapshot.js";
 import { metadataSnapshotPath } from "./paths.js";
 import { createFileStore } from "./store.js";
 import { userMessage, useTempStores } from "./test-home.js";
@@ -13,7 +13,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 function writeSnapshotFor(path: string, file: string, metadata: object): void {
 	const stat = statSync(file);
 	const entry = { ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: stat.size, metadata };
-	writeFileSync(path, JSON.stringify({ format: 1, sessions: [entry] }));
+	writeFileSync(path, snapshotText([entry as never]));
 }
 
 describe("the listing's metadata snapshot", () => {
@@ -63,20 +63,30 @@ describe("the listing's metadata snapshot", () => {
 		expect([...loadSnapshot(metadataSnapshotPath(home)).keys()]).toEqual([kept.id]);
 	});
 
-	it("is ignored when damaged, and entries that fail the metadata checks are dropped", async () => {
+	it("is ignored when damaged or of another format, and entries without a session id are dropped", async () => {
 		const { home, store } = setup();
 		const { id } = await store.create({ name: "real" });
 		const snapshotPath = metadataSnapshotPath(home);
 		await store.list();
 		await nextTurn();
 		const file = store.pathsOf(id).metadata;
-		for (const damaged of ["", "{not json", '{"format":2,"sessions":[]}', '{"format":1,"sessions":{}}', "[1,2]"]) {
-			writeFileSync(snapshotPath, damaged);
+		const good = readFileSync(snapshotPath, "utf8");
+		expect(loadSnapshot(snapshotPath).size).toBe(1);
+		const [header = "", body = ""] = good.split("\n");
+		const damaged = [
+			"",
+			"{not json",
+			header,
+			`${header}\n${body.replace('"real"', '"evil"')}`, // the checksum no longer matches
+			`${header.replace('"format":2', '"format":1')}\n${body}`,
+			`${header.replace('"fields":"id,', '"fields":"')}\n${body}`,
+			good.slice(0, -5),
+		];
+		for (const text of damaged) {
+			writeFileSync(snapshotPath, text);
 			expect(loadSnapshot(snapshotPath).size).toBe(0);
 			expect((await createFileStore({ home }).list()).sessions.map((s) => s.name)).toEqual(["real"]);
 		}
-		writeSnapshotFor(snapshotPath, file, { id, name: 42 });
-		expect(loadSnapshot(snapshotPath).size).toBe(0);
 		writeSnapshotFor(snapshotPath, file, { ...JSON.parse(readFileSync(file, "utf8")), id: "../../etc" });
 		expect(loadSnapshot(snapshotPath).size).toBe(0);
 		expect((await createFileStore({ home }).list()).sessions.map((s) => s.name)).toEqual(["real"]);

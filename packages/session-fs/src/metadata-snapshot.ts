@@ -1,7 +1,7 @@
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { isSessionId, type SessionMetadata } from "@agent/session-format";
-import { fastMetadata } from "./metadata-fast.js";
+import { isSessionId, type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";
 
 /** What a metadata.json file held, and the identity of the file it was read from. */
 export interface CachedMetadata {
@@ -12,7 +12,9 @@ export interface CachedMetadata {
 	metadata: SessionMetadata;
 }
 
-const FORMAT = 1;
+const FORMAT = 2;
+/** The metadata fields this code knows: a snapshot written by code that knew others is not used. */
+const FIELDS = Object.keys(sessionMetadataSchema.shape).join(",");
 
 /**
  * The metadata cache of a listing, kept on disk ($AGENT_HOME/cache/metadata-snapshot.json) so
@@ -20,27 +22,44 @@ const FORMAT = 1;
  * session, as a repeated listing does, instead of an open, a read, a close, a JSON parse and a
  * check of every metadata.json: on the machines measured, those syscalls were most of a listing.
  *
- * Disposable and never trusted blindly: an entry is used only while the metadata.json it came
- * from still has the same inode, times and size (metadata.json is only ever replaced by a
- * rename, which changes all of them), every entry is checked as a metadata.json is, and a
- * snapshot that is missing, damaged or of another format is ignored. It is written to a
- * temporary file and renamed (no fsync: losing it costs one slower listing), so concurrent
- * writers leave one whole snapshot or the other.
+ * Two lines: a header (format, the metadata fields known to the writer, the SHA-1 of the second
+ * line) and the entries. Entries are written only from metadata this code checked, so a
+ * snapshot whose header and checksum match is used as it is (checking 2,000 entries field by
+ * field again cost as much as the stats); one that is missing, damaged, or of another format
+ * or field set is ignored. An entry is used only while the metadata.json it came from still has
+ * the same inode, times and size (metadata.json is only ever replaced by a rename, which changes
+ * all of them). It is written to a temporary file and renamed (no fsync: losing it costs one
+ * slower listing), so concurrent writers leave one whole snapshot or the other.
  */
 export function loadSnapshot(path: string): Map<string, CachedMetadata> {
 	const entries = new Map<string, CachedMetadata>();
-	let value: unknown;
+	let items: unknown;
 	try {
-		value = JSON.parse(readFileSync(path, "utf8"));
+		const bytes = readFileSync(path);
+		const newline = bytes.indexOf(10);
+		if (newline < 0) return entries;
+		const header = JSON.parse(bytes.toString("utf8", 0, newline)) as Record<string, unknown>;
+		const body = bytes.subarray(newline + 1);
+		if (header.format !== FORMAT || header.fields !== FIELDS || header.sha1 !== sha1(body)) return entries;
+		items = JSON.parse(body.toString("utf8"));
 	} catch {
 		return entries;
 	}
-	if (!isObject(value) || value.format !== FORMAT || !Array.isArray(value.sessions)) return entries;
-	for (const item of value.sessions) {
-		const entry = checkedEntry(item);
-		if (entry) entries.set(entry.metadata.id, entry);
+	if (!Array.isArray(items)) return entries;
+	for (const item of items) {
+		const entry = item as CachedMetadata;
+		if (typeof entry === "object" && entry !== null && isSessionId(entry.metadata?.id)) {
+			entries.set(entry.metadata.id, entry);
+		}
 	}
 	return entries;
+}
+
+/** The snapshot file's text for these entries. */
+export function snapshotText(entries: Iterable<CachedMetadata>): string {
+	const body = JSON.stringify([...entries]);
+	const header = JSON.stringify({ format: FORMAT, fields: FIELDS, sha1: sha1(Buffer.from(body)) });
+	return `${header}\n${body}`;
 }
 
 /** Replaces the snapshot; a failure (read-only home, full disk) only costs the next process a slower listing. */
@@ -49,7 +68,7 @@ export function saveSnapshot(path: string, entries: Iterable<CachedMetadata>): v
 	try {
 		// Not recursive: a home removed meanwhile is not made again for a cache.
 		if (!existsSync(dirname(path))) mkdirSync(dirname(path));
-		writeFileSync(temp, JSON.stringify({ format: FORMAT, sessions: [...entries] }));
+		writeFileSync(temp, snapshotText(entries));
 		renameSync(temp, path);
 	} catch {
 		try {
@@ -60,19 +79,6 @@ export function saveSnapshot(path: string, entries: Iterable<CachedMetadata>): v
 	}
 }
 
-function checkedEntry(item: unknown): CachedMetadata | undefined {
-	if (!isObject(item)) return undefined;
-	const { ino, mtimeMs, ctimeMs, size } = item;
-	if (!isNumber(ino) || !isNumber(mtimeMs) || !isNumber(ctimeMs) || !isNumber(size)) return undefined;
-	const metadata = fastMetadata(item.metadata, { reuse: true });
-	if (!metadata || !isSessionId(metadata.id)) return undefined;
-	return { ino, mtimeMs, ctimeMs, size, metadata };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isNumber(value: unknown): value is number {
-	return typeof value === "number" && Number.isFinite(value);
+function sha1(bytes: Buffer): string {
+	return createHash("sha1").update(bytes).digest("base64url");
 }
