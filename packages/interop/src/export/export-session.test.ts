@@ -1,25 +1,22 @@
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { finished } from "node:stream/promises";
 import type { RecordInput } from "@agent/session-format";
 import { createFileStore } from "@agent/session-fs";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { importPaths } from "../import/import-paths.js";
 import { collect } from "../testing/test-collect.js";
 import { normaliseOurs, normalisePi } from "../testing/test-context.js";
+import { useTempDir } from "../testing/test-dir.js";
 import { writeBranchedPiSession, writeCompactedPiSession, writeLinearPiSession } from "../testing/test-pi-sessions.js";
 import { exportSession, writeSessionExport } from "./export-session.js";
 
 let root: string;
 let store: ReturnType<typeof createFileStore>;
-beforeEach(() => {
-	root = mkdtempSync(join(tmpdir(), "interop-export-"));
+useTempDir("interop-export-", (path) => {
+	root = path;
 	store = createFileStore({ home: join(root, "home") });
-});
-afterEach(() => {
-	rmSync(root, { recursive: true, force: true });
 });
 
 function piContextOf(path: string) {

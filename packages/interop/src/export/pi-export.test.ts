@@ -1,14 +1,14 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecordInput } from "@agent/session-format";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { convertSession } from "../convert.js";
 import { convertPi } from "../formats/pi-import.js";
 import { collect } from "../testing/test-collect.js";
 import { firstTexts, normaliseOurs, normalisePi, ourContext, storedRecords } from "../testing/test-context.js";
+import { useTempDir } from "../testing/test-dir.js";
 import {
 	v1Lines,
 	v2Lines,
@@ -22,11 +22,8 @@ import { piExportLines } from "./pi-export.js";
 import { recordsFrom } from "./record-source.js";
 
 let dir: string;
-beforeEach(() => {
-	dir = mkdtempSync(join(tmpdir(), "interop-pi-export-"));
-});
-afterEach(() => {
-	rmSync(dir, { recursive: true, force: true });
+useTempDir("interop-pi-export-", (path) => {
+	dir = path;
 });
 
 const INFO = { id: "01JMRZ8X1Q9V5E2H3K4M6N7P8R", createdAt: "2026-01-01T00:00:00.000Z" };

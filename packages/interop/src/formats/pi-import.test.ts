@@ -1,9 +1,9 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSessionContext, SessionManager } from "@mariozechner/pi-coding-agent";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { firstTexts, normaliseOurs, normalisePi, ourContext, storedRecords } from "../testing/test-context.js";
+import { useTempDir } from "../testing/test-dir.js";
 import {
 	assistant,
 	user,
@@ -17,11 +17,8 @@ import {
 import { convertPi } from "./pi-import.js";
 
 let dir: string;
-beforeEach(() => {
-	dir = mkdtempSync(join(tmpdir(), "interop-pi-"));
-});
-afterEach(() => {
-	rmSync(dir, { recursive: true, force: true });
+useTempDir("interop-pi-", (path) => {
+	dir = path;
 });
 
 function linesOf(path: string): string[] {

@@ -1,23 +1,13 @@
 import { createHash } from "node:crypto";
-import {
-	copyFileSync,
-	cpSync,
-	mkdirSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	statSync,
-	writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFileStore } from "@agent/session-fs";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { convertPi } from "../formats/pi-import.js";
 import { normaliseOurs, normalisePi } from "../testing/test-context.js";
+import { useTempDir } from "../testing/test-dir.js";
 import {
 	assistant,
 	user,
@@ -33,14 +23,11 @@ const FIXTURES = fileURLToPath(new URL("../../test/fixtures/", import.meta.url))
 let root: string;
 let sources: string;
 let store: ReturnType<typeof createFileStore>;
-beforeEach(() => {
-	root = mkdtempSync(join(tmpdir(), "interop-import-"));
+useTempDir("interop-import-", (path) => {
+	root = path;
 	sources = join(root, "sources");
 	mkdirSync(sources);
 	store = createFileStore({ home: join(root, "home") });
-});
-afterEach(() => {
-	rmSync(root, { recursive: true, force: true });
 });
 
 function fingerprint(dir: string): Record<string, string> {
