@@ -1,5 +1,4 @@
 import {
-	buildContextFromPath,
 	type OpenedSession,
 	type OpenOptions,
 	type SessionMetadata,
@@ -8,7 +7,7 @@ import {
 	type StoredRecord,
 } from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
-import { modelDefault } from "./metadata-derive.js";
+import { contextOf } from "./resume.js";
 
 /** open() of a session still held in memory: the same answer a log on disk would give. */
 export function openInMemory(
@@ -30,16 +29,7 @@ export function openInMemory(
 			break;
 		}
 	}
-	const model = modelDefault(metadata.model);
-	const context = buildContextFromPath(path, {
-		ephemeral: options.ephemeral,
-		systemPrompt: options.systemPrompt ?? metadata.systemPromptOverride,
-		defaults: {
-			...(model ? { model } : {}),
-			...(metadata.thinkingLevel !== undefined ? { thinkingLevel: metadata.thinkingLevel } : {}),
-		},
-	});
-	return { metadata, path, context };
+	return { metadata, path, context: contextOf(path, metadata, options) };
 }
 
 export async function* iterate(records: readonly StoredRecord[]): AsyncGenerator<StoredRecord> {

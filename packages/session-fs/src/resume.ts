@@ -1,4 +1,11 @@
-import { buildContextFromPath, type OpenedSession, type OpenOptions } from "@agent/session-format";
+import {
+	buildContextFromPath,
+	type OpenedSession,
+	type OpenOptions,
+	type SessionContext,
+	type SessionMetadata,
+	type StoredRecord,
+} from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
 import type { LogView } from "./log-view.js";
 import { cloneMetadata, modelDefault } from "./metadata-derive.js";
@@ -43,8 +50,20 @@ export async function resumeSession(
 		// A moved leaf whose line is unreadable: fall back to the last record, as SessionTree.activeLeaf does.
 		if (moved) path = await walk(metadata.lastSeq, true);
 	}
+	return { metadata: cloneMetadata(metadata), path, context: contextOf(path, metadata, options) };
+}
+
+/**
+ * The context of an opened path: the session's system prompt unless the caller gives one, and
+ * its model and thinking level where the (possibly partial) path sets none.
+ */
+export function contextOf(
+	path: readonly StoredRecord[],
+	metadata: SessionMetadata,
+	options: OpenOptions,
+): SessionContext {
 	const model = modelDefault(metadata.model);
-	const context = buildContextFromPath(path, {
+	return buildContextFromPath(path, {
 		ephemeral: options.ephemeral,
 		systemPrompt: options.systemPrompt ?? metadata.systemPromptOverride,
 		defaults: {
@@ -52,5 +71,4 @@ export async function resumeSession(
 			...(metadata.thinkingLevel !== undefined ? { thinkingLevel: metadata.thinkingLevel } : {}),
 		},
 	});
-	return { metadata: cloneMetadata(metadata), path, context };
 }
