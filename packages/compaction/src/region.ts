@@ -1,10 +1,4 @@
-import {
-	branchSummaryText,
-	type CompactionRecord,
-	type ContextMessage,
-	type StoredRecord,
-	textBlock,
-} from "@agent/session-format";
+import { type CompactionRecord, type ContextMessage, contextMessageOf, type StoredRecord } from "@agent/session-format";
 
 /**
  * The part of a path a new compaction may summarize or keep: what the context holds besides
@@ -52,38 +46,8 @@ export function findCompactionRegion(path: readonly StoredRecord[]): CompactionR
 export function contextMessagesOf(path: readonly StoredRecord[], from: number, to: number): ContextMessage[] {
 	const out: ContextMessage[] = [];
 	for (let i = from; i < to; i++) {
-		const record = path[i] as StoredRecord;
-		if (record.recordType === "message") {
-			const message: ContextMessage = {
-				role: record.role,
-				content: record.content,
-				origin: "message",
-				seq: record.seq,
-				timestamp: record.timestamp,
-			};
-			if (record.toolCallId !== undefined) message.toolCallId = record.toolCallId;
-			if (record.toolName !== undefined) message.toolName = record.toolName;
-			if (record.isError !== undefined) message.isError = record.isError;
-			if (record.usage !== undefined) message.usage = record.usage;
-			if (record.stopReason !== undefined) message.stopReason = record.stopReason;
-			out.push(message);
-		} else if (record.recordType === "custom_message") {
-			out.push({
-				role: "user",
-				content: record.content,
-				origin: "custom_message",
-				seq: record.seq,
-				timestamp: record.timestamp,
-			});
-		} else if (record.recordType === "branch_summary") {
-			out.push({
-				role: "user",
-				content: [textBlock(branchSummaryText(record.summary))],
-				origin: "branch_summary",
-				seq: record.seq,
-				timestamp: record.timestamp,
-			});
-		}
+		const message = contextMessageOf(path[i] as StoredRecord);
+		if (message) out.push(message);
 	}
 	return out;
 }

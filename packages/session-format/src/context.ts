@@ -131,41 +131,17 @@ export function buildContextFromPath(path: readonly StoredRecord[], options: Bui
 	for (let i = start; i < path.length; i++) {
 		if (i === compactionIndex) continue;
 		const record = path[i] as StoredRecord;
-		switch (record.recordType) {
-			case "message": {
-				if (record.role === "toolResult") {
-					if (!record.toolCallId || !seenToolCalls.has(record.toolCallId)) {
-						droppedToolResults++;
-						break;
-					}
-				}
-				if (record.role === "assistant") {
-					for (const block of record.content) if (block.type === "toolCall") seenToolCalls.add(block.id);
-				}
-				messages.push(messageFromRecord(record));
-				break;
+		if (record.recordType === "message") {
+			if (record.role === "toolResult" && (!record.toolCallId || !seenToolCalls.has(record.toolCallId))) {
+				droppedToolResults++;
+				continue;
 			}
-			case "custom_message":
-				messages.push({
-					role: "user",
-					content: record.content,
-					origin: "custom_message",
-					seq: record.seq,
-					timestamp: record.timestamp,
-				});
-				break;
-			case "branch_summary":
-				messages.push({
-					role: "user",
-					content: [textBlock(branchSummaryText(record.summary))],
-					origin: "branch_summary",
-					seq: record.seq,
-					timestamp: record.timestamp,
-				});
-				break;
-			default:
-				break;
+			if (record.role === "assistant") {
+				for (const block of record.content) if (block.type === "toolCall") seenToolCalls.add(block.id);
+			}
 		}
+		const message = contextMessageOf(record);
+		if (message) messages.push(message);
 	}
 
 	if (options.ephemeral && options.ephemeral.length > 0) insertEphemeral(messages, options.ephemeral);
@@ -204,6 +180,36 @@ function defineEstimate(context: SessionContext, systemPrompt: string | undefine
 			estimate = value;
 		},
 	});
+}
+
+/**
+ * The context message a record contributes, as context building makes it: a message as it is,
+ * a custom message or a branch summary as a user message; undefined for every other record
+ * (compactions are placed by buildContextFromPath itself).
+ */
+export function contextMessageOf(record: StoredRecord): ContextMessage | undefined {
+	switch (record.recordType) {
+		case "message":
+			return messageFromRecord(record);
+		case "custom_message":
+			return {
+				role: "user",
+				content: record.content,
+				origin: "custom_message",
+				seq: record.seq,
+				timestamp: record.timestamp,
+			};
+		case "branch_summary":
+			return {
+				role: "user",
+				content: [textBlock(branchSummaryText(record.summary))],
+				origin: "branch_summary",
+				seq: record.seq,
+				timestamp: record.timestamp,
+			};
+		default:
+			return undefined;
+	}
 }
 
 function messageFromRecord(record: MessageRecord): ContextMessage {

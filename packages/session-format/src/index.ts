@@ -22,6 +22,7 @@ export {
 	type ContextMessage,
 	type ContextOrigin,
 	compactionSummaryText,
+	contextMessageOf,
 	type EphemeralMessage,
 	type SessionContext,
 } from "./context.js";
