@@ -78,28 +78,27 @@ export function reportProblem(problem: RecordProblem, options: RecordReadOptions
 }
 
 /** The records of a log in log order; bad lines go to onProblem (or throw in strict mode). */
-export async function* readRecordsForward(
+export function readRecordsForward(
 	fd: number,
 	options: RecordReadOptions & { start?: number; end?: number; chunkBytes?: number },
 ): AsyncGenerator<StoredRecord> {
-	const lines = readLinesForward(fd, { start: options.start, end: options.end, chunkBytes: options.chunkBytes });
-	for await (const batch of lines) {
-		options.signal?.throwIfAborted();
-		for (const raw of batch) {
-			const outcome = classifyLine(raw);
-			if (outcome.kind === "blank") continue;
-			if (outcome.problem) reportProblem(outcome.problem, options);
-			if (outcome.kind === "record") yield outcome.record;
-		}
-	}
+	return recordsOf(
+		readLinesForward(fd, { start: options.start, end: options.end, chunkBytes: options.chunkBytes }),
+		options,
+	);
 }
 
 /** The records of a log from the end backwards (last first). */
-export async function* readRecordsBackward(
+export function readRecordsBackward(
 	fd: number,
 	options: RecordReadOptions & { end?: number; chunkBytes?: number },
 ): AsyncGenerator<StoredRecord> {
-	for await (const batch of readLinesBackward(fd, { end: options.end, chunkBytes: options.chunkBytes })) {
+	return recordsOf(readLinesBackward(fd, { end: options.end, chunkBytes: options.chunkBytes }), options);
+}
+
+/** The records among batches of lines, in their order; bad lines go to onProblem (or throw in strict mode). */
+async function* recordsOf(batches: AsyncIterable<RawLine[]>, options: RecordReadOptions): AsyncGenerator<StoredRecord> {
+	for await (const batch of batches) {
 		options.signal?.throwIfAborted();
 		for (const raw of batch) {
 			const outcome = classifyLine(raw);
