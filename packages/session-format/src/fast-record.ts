@@ -1,4 +1,4 @@
-import type { SessionRecord } from "./records.js";
+import { compactionTriggerSchema, messageRoleSchema, type SessionRecord, stopReasonSchema } from "./records.js";
 
 /**
  * The hot record types (message, compaction, model_change, thinking_level_change, session_info,
@@ -89,9 +89,9 @@ const USAGE_NUMBER_KEYS = USAGE_KEYS.slice(0, 5);
 const COST_KEYS = ["input", "output", "cacheRead", "cacheWrite", "total"];
 
 const MESSAGE_STRING_KEYS = ["toolName", "api", "provider", "model", "errorMessage"];
-const ROLES = new Set(["user", "assistant", "toolResult"]);
-const STOP_REASONS = new Set(["stop", "length", "toolUse", "error", "aborted"]);
-const TRIGGERS = new Set(["threshold", "overflow", "manual"]);
+const ROLES: ReadonlySet<string> = new Set(messageRoleSchema.options);
+const STOP_REASONS: ReadonlySet<string> = new Set(stopReasonSchema.options);
+const TRIGGERS: ReadonlySet<string> = new Set(compactionTriggerSchema.options);
 
 function isPlain(value: unknown): value is Plain {
 	if (typeof value !== "object" || value === null) return false;

@@ -33,11 +33,12 @@ export const usageSchema = z.object({
 });
 
 export const stopReasonSchema = z.enum(["stop", "length", "toolUse", "error", "aborted"]);
+export const messageRoleSchema = z.enum(["user", "assistant", "toolResult"]);
 
 export const messageRecordSchema = z.object({
 	recordType: z.literal("message"),
 	...baseFields,
-	role: z.enum(["user", "assistant", "toolResult"]),
+	role: messageRoleSchema,
 	content: contentSchema,
 	/** toolResult: the id of the tool call this answers. */
 	toolCallId: z.string().min(1).optional(),

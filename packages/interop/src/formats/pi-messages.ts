@@ -1,4 +1,4 @@
-import type { RecordInput, StopReason, Usage } from "@agent/session-format";
+import { type RecordInput, type StopReason, stopReasonSchema, type Usage } from "@agent/session-format";
 import { ASSISTANT_BLOCKS, piContent, text, USER_BLOCKS } from "../content.js";
 import { isObject, numberField, stringField } from "../json-lines.js";
 
@@ -11,7 +11,7 @@ export const PI_BASH_TYPE = "pi:bashExecution";
 /** A pi message mapped to a record, or the reason it is kept as a custom record instead. */
 export type PiMessageMapping = { record: RecordInput; droppedFields?: string[] } | { keep: string };
 
-const STOP_REASONS = new Set<StopReason>(["stop", "length", "toolUse", "error", "aborted"]);
+const STOP_REASONS: ReadonlySet<string> = new Set(stopReasonSchema.options);
 const USER_FIELDS = new Set(["role", "content", "timestamp"]);
 const ASSISTANT_FIELDS = new Set([
 	"role",
@@ -89,7 +89,7 @@ function mapAssistant(message: Record<string, unknown>): PiMessageMapping {
 	if (model !== undefined) record.model = model;
 	const usage = piUsage(message.usage);
 	if (usage) record.usage = usage;
-	if (typeof message.stopReason === "string" && STOP_REASONS.has(message.stopReason as StopReason)) {
+	if (typeof message.stopReason === "string" && STOP_REASONS.has(message.stopReason)) {
 		record.stopReason = message.stopReason as StopReason;
 	}
 	const errorMessage = stringField(message, "errorMessage");
