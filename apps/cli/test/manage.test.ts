@@ -1,3 +1,4 @@
+import type { SessionMetadata } from "@agent/session-format";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assistantBody, cliAt, jsonl, tempHome, ULID, userBody } from "./cli-harness.js";
 
@@ -7,15 +8,7 @@ beforeAll(async () => {
 	cli = cliAt(await tempHome());
 });
 
-interface Metadata {
-	id: string;
-	name?: string;
-	leafSeq?: number;
-	archivedAt?: string;
-	forkedFrom?: { sessionId: string; seq: number };
-	source: string;
-	lastMessageAt: string;
-}
+type Metadata = SessionMetadata;
 
 async function conversation(name: string, turns: number): Promise<string> {
 	const id = await cli.create("--name", name);

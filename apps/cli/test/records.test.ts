@@ -1,3 +1,4 @@
+import type { SessionMetadata } from "@agent/session-format";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assistantBody, cliAt, jsonl, tempHome, ULID, userBody } from "./cli-harness.js";
 
@@ -7,18 +8,7 @@ beforeAll(async () => {
 	cli = cliAt(await tempHome());
 });
 
-interface Metadata {
-	id: string;
-	name?: string;
-	model: string;
-	source: string;
-	cronJobId?: string;
-	systemPromptOverride?: string;
-	createdAt: string;
-	lastMessageAt: string;
-	messageCount: number;
-	lastSeq: number;
-}
+type Metadata = SessionMetadata;
 
 interface RecordJson {
 	recordType: string;

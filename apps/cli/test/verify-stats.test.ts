@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import type { SessionStats } from "@agent/session-format";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assistantBody, cliAt, jsonl, logPath, tempHome, userBody } from "./cli-harness.js";
 
@@ -90,16 +91,7 @@ describe("verify --repair", () => {
 
 describe("stats", () => {
 	it("adds up sessions, records, bytes, tokens and cost by model", async () => {
-		const stats = await cli.json<{
-			sessions: number;
-			archivedSessions: number;
-			records: number;
-			messages: number;
-			compactions: number;
-			bytes: number;
-			totals: { totalTokens: number; cost: number; turns: number };
-			byModel: Record<string, unknown>;
-		}>(["stats"]);
+		const stats = await cli.json<SessionStats>(["stats"]);
 		expect(stats.sessions).toBeGreaterThanOrEqual(1);
 		expect(stats.records).toBeGreaterThanOrEqual(2);
 		expect(stats.bytes).toBeGreaterThan(0);
