@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, utimesSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { useTempStores } from "./test-home.js";
 
@@ -47,3 +47,22 @@ describe("waiting for the lease in one process", () => {
 		expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ lastSeq: 3, logBytes: expect.any(Number) });
 	});
 });
+
+describe("the default wait", () => {
+	it("outlasts the stale timeout of a lock whose holder died before naming itself in it", async () => {
+		const { store } = setup(); // the default stale timeout (10 s) and wait
+		const { id } = await store.create();
+		// What a holder SIGKILLed between proper-lockfile's mkdir and its holder entry leaves: a
+		// lock directory naming nobody, its mtime a second ahead (whole-second mtimes are rounded up).
+		const lockDir = store.pathsOf(id).lockDir;
+		mkdirSync(lockDir);
+		const ahead = new Date(Date.now() + 1000);
+		utimesSync(lockDir, ahead, ahead);
+		const started = Date.now();
+		const appended = await store.append(id, [record(1)]);
+		expect(appended.records[0]?.seq).toBe(1);
+		// Taken over only once stale, not sooner: the lock was honoured until then.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
+	}, 30_000);
+});
+
