@@ -66,7 +66,7 @@ export class MetadataCache {
 	private loadSnapshotOnce(): void {
 		if (this.snapshotLoaded) return;
 		this.snapshotLoaded = true;
-		if (this.snapshotPath && this.entries.size === 0) this.entries = loadSnapshot(this.snapshotPath);
+		if (this.snapshotPath) this.entries = loadSnapshot(this.snapshotPath);
 	}
 
 	private load(file: string, id: string): CachedMetadata | undefined {
