@@ -62,7 +62,7 @@ describe("agent-sessions-server (the bin)", () => {
 		const created = await fetch(`${url}/api/sessions`, { method: "POST", body: "{}" });
 		expect(created.status).toBe(201);
 		const { id } = (await created.json()) as { id: string };
-		await fs.access(path.join(home, "sessions", id));
+		await expect(fs.access(path.join(home, "sessions", id))).resolves.toBeUndefined();
 		server.child.kill("SIGTERM");
 		expect(await server.exited).toBe(0);
 	});
@@ -74,7 +74,7 @@ describe("agent-sessions-server (the bin)", () => {
 		const { id } = (await (await fetch(`${url}/api/sessions`, { method: "POST", body: "{}" })).json()) as {
 			id: string;
 		};
-		await fs.access(path.join(home, "sessions", id));
+		await expect(fs.access(path.join(home, "sessions", id))).resolves.toBeUndefined();
 		server.child.kill("SIGTERM");
 		await server.exited;
 	});
