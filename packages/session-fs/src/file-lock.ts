@@ -5,6 +5,7 @@ import type { LeaseHolder } from "@agent/session-format";
 import lockfile from "proper-lockfile";
 import { errnoCode, locked, notFound, storageFailure } from "./errors.js";
 import type { SessionPaths } from "./paths.js";
+import { isProcessAlive } from "./process-alive.js";
 
 /**
  * The cross-process single-writer lease: proper-lockfile's mkdir lock on `lease.lock/`, kept
@@ -184,7 +185,7 @@ export function readHolder(paths: SessionPaths): LeaseHolder | undefined {
  */
 function takeOverDeadHolder(paths: SessionPaths, staleMs: number): boolean {
 	const holder = readHolder(paths);
-	if (!holder || holder.host !== HOST || holder.pid === process.pid || isAlive(holder.pid)) return false;
+	if (!holder || holder.host !== HOST || holder.pid === process.pid || isProcessAlive(holder.pid)) return false;
 	try {
 		fs.mkdirSync(paths.takeoverGuard);
 	} catch {
@@ -220,15 +221,6 @@ function removeStaleGuard(paths: SessionPaths): void {
 		if (Date.now() - fs.statSync(paths.takeoverGuard).mtimeMs > 5000) fs.rmdirSync(paths.takeoverGuard);
 	} catch {
 		// gone already
-	}
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return errnoCode(error) === "EPERM";
 	}
 }
 

@@ -14,6 +14,7 @@ import { basename, dirname, join } from "node:path";
 import { type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";
 import { errnoCode } from "./errors.js";
 import { fastMetadata } from "./metadata-fast.js";
+import { isProcessAlive } from "./process-alive.js";
 
 export type MetadataRead =
 	| { state: "ok"; metadata: SessionMetadata }
@@ -144,20 +145,11 @@ export function removeDeadWritersTemps(path: string): number {
 	for (const name of names) {
 		if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
 		const pid = Number(name.slice(prefix.length, name.indexOf(".", prefix.length)));
-		if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processExists(pid)) continue;
+		if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isProcessAlive(pid)) continue;
 		removeQuietly(join(dirname(path), name));
 		removed++;
 	}
 	return removed;
-}
-
-function processExists(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return errnoCode(error) === "EPERM";
-	}
 }
 
 function removeQuietly(path: string): void {
