@@ -65,4 +65,3 @@ describe("the default wait", () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
 	}, 30_000);
 });
-
