@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { LeaseHolder } from "@agent/session-format";
 import lockfile from "proper-lockfile";
 import { errnoCode, locked, notFound, storageFailure } from "./errors.js";
-import type { SessionPaths } from "./paths.js";
+import { type SessionPaths, takeoverGuardOf } from "./paths.js";
 import { isProcessAlive } from "./process-alive.js";
 
 /**
@@ -39,45 +39,108 @@ const HOLDER_PREFIX = "holder-";
 const held = new Map<string, { entry: string | undefined; renewedAt: number }>();
 
 /**
- * Removes a lock directory and the holder entry in it — but not a lock of ours that was taken
- * over meanwhile (our holder entry is gone from it): releasing a lost lease, or proper-lockfile's
- * clean-up at exit, would otherwise remove the new holder's lock.
+ * proper-lockfile's rmdir: removes a lock directory and the holder entry in it. A lock of ours
+ * (a release, or proper-lockfile's clean-up at exit) is removed unless it was taken over
+ * meanwhile (our holder entry is gone from it: removing it would remove the new holder's lock).
+ * Any other lock is one proper-lockfile judged stale: see removeStaleLock.
  */
-function removeLockDir(path: string): void {
+function removeLockDir(path: string, staleMs: number): void {
 	const ours = held.get(path);
-	if (ours) {
-		held.delete(path);
-		if (ours.entry !== undefined && !fs.existsSync(ours.entry)) return;
+	if (!ours) {
+		removeStaleLock(path, staleMs);
+		return;
 	}
+	held.delete(path);
+	if (ours.entry !== undefined && !fs.existsSync(ours.entry)) return;
+	removeLockTree(path);
+}
+
+/**
+ * Removes a lock proper-lockfile found stale, under the session's takeover guard, and only if it
+ * is still stale. proper-lockfile stats a lock and then removes it; in between, another process
+ * may remove that stale lock and a third take the lease anew, and removing the fresh lock would
+ * give two writers one lease. Under the guard (which every removal of a lock not ours takes), a
+ * lock that is fresh again is refused as held (ELOCKED: the caller waits and tries again).
+ */
+export function removeStaleLock(path: string, staleMs: number): void {
+	const removed = underTakeoverGuard(takeoverGuardOf(path), () => {
+		const stat = fs.statSync(path, { throwIfNoEntry: false });
+		if (!stat) return true;
+		if (stat.mtimeMs >= Date.now() - Math.max(staleMs, MIN_STALE_MS)) return false;
+		removeLockTree(path);
+		return true;
+	});
+	if (!removed) throw Object.assign(new Error(`${path} is held`), { code: "ELOCKED" });
+}
+
+function removeLockTree(path: string): void {
 	for (const entry of fs.readdirSync(path)) fs.unlinkSync(join(path, entry));
 	fs.rmdirSync(path);
 }
 
-/** proper-lockfile's fs, except that a lock directory is removed with the holder entry inside it. */
-const lockFs = {
-	mkdirSync: fs.mkdirSync,
-	realpathSync: fs.realpathSync,
-	statSync: fs.statSync,
-	utimesSync: fs.utimesSync,
-	rmdirSync: removeLockDir,
-	mkdir: fs.mkdir,
-	realpath: fs.realpath,
-	stat: fs.stat,
-	utimes: (path: string, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) =>
-		fs.utimes(path, atime, mtime, (error) => {
-			const ours = held.get(path);
-			if (!error && ours) ours.renewedAt = Date.now();
-			callback(error);
-		}),
-	rmdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => {
+/**
+ * Runs `remove` holding the session's takeover guard (a directory: mkdir is atomic, so one
+ * process at a time); false when another process holds it, or `remove` fails.
+ */
+function underTakeoverGuard(guard: string, remove: () => boolean): boolean {
+	try {
+		fs.mkdirSync(guard);
+	} catch {
+		removeStaleGuard(guard);
+		return false;
+	}
+	try {
+		return remove();
+	} catch {
+		return false;
+	} finally {
 		try {
-			removeLockDir(path);
-			callback(null);
-		} catch (error) {
-			callback(error as NodeJS.ErrnoException);
+			fs.rmdirSync(guard);
+		} catch {
+			// removed already
 		}
-	},
-};
+	}
+}
+
+/** proper-lockfile's floor for the stale timeout. */
+const MIN_STALE_MS = 2000;
+
+/**
+ * proper-lockfile's fs for a stale timeout, except that a lock directory is removed with the
+ * holder entry inside it, and a stale one only under the takeover guard. One per timeout, kept:
+ * proper-lockfile caches the filesystem's mtime precision on it.
+ */
+const lockFsByStale = new Map<number, object>();
+function lockFsFor(staleMs: number): object {
+	let lockFs = lockFsByStale.get(staleMs);
+	if (lockFs) return lockFs;
+	lockFs = {
+		mkdirSync: fs.mkdirSync,
+		realpathSync: fs.realpathSync,
+		statSync: fs.statSync,
+		utimesSync: fs.utimesSync,
+		rmdirSync: (path: string) => removeLockDir(path, staleMs),
+		mkdir: fs.mkdir,
+		realpath: fs.realpath,
+		stat: fs.stat,
+		utimes: (path: string, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) =>
+			fs.utimes(path, atime, mtime, (error) => {
+				const ours = held.get(path);
+				if (!error && ours) ours.renewedAt = Date.now();
+				callback(error);
+			}),
+		rmdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => {
+			try {
+				removeLockDir(path, staleMs);
+				callback(null);
+			} catch (error) {
+				callback(error as NodeJS.ErrnoException);
+			}
+		},
+	};
+	lockFsByStale.set(staleMs, lockFs);
+	return lockFs;
+}
 
 // Clipped so that the holder entry's name stays well under the 255-byte limit of file names.
 const HOST = hostname().slice(0, 80);
@@ -114,7 +177,7 @@ export function tryLock(paths: SessionPaths, options: { staleMs: number; home: s
 			lockfilePath: paths.lockDir,
 			realpath: false,
 			stale: options.staleMs,
-			fs: lockFs,
+			fs: lockFsFor(options.staleMs),
 			onCompromised: () => {
 				compromised = true;
 			},
@@ -122,7 +185,12 @@ export function tryLock(paths: SessionPaths, options: { staleMs: number; home: s
 	} catch (error) {
 		const code = errnoCode(error);
 		if (code === "ELOCKED") return undefined;
-		if (code === "ENOENT") throw notFound(paths.id, options.home);
+		if (code === "ENOENT") {
+			// The session's directory is gone, or the lock just made vanished under proper-lockfile's
+			// probe of it (removed by another process): only the first is "not found"; try again.
+			if (!fs.existsSync(paths.dir)) throw notFound(paths.id, options.home);
+			return undefined;
+		}
 		throw storageFailure(`could not take the write lease of session ${paths.id} (${paths.lockDir})`, error);
 	}
 	const holder: LeaseHolder = { pid: process.pid, host: HOST, since: new Date().toISOString() };
@@ -179,20 +247,14 @@ export function readHolder(paths: SessionPaths): LeaseHolder | undefined {
 
 /**
  * Removes the lock of a holder on this host whose process is gone (SIGKILL, OOM), so the next
- * writer need not wait for the stale timeout. Safe against races: it runs under a guard
- * directory (mkdir is atomic, so one process at a time), re-reads the holder file inside the lock
- * it removes, and leaves locks near their stale age to proper-lockfile's own takeover.
+ * writer need not wait for the stale timeout. Safe against races: it runs under the takeover
+ * guard, re-reads the holder file inside the lock it removes, and leaves locks near their stale
+ * age to proper-lockfile's own takeover.
  */
 function takeOverDeadHolder(paths: SessionPaths, staleMs: number): boolean {
 	const holder = readHolder(paths);
 	if (!holder || holder.host !== HOST || holder.pid === process.pid || isProcessAlive(holder.pid)) return false;
-	try {
-		fs.mkdirSync(paths.takeoverGuard);
-	} catch {
-		removeStaleGuard(paths);
-		return false;
-	}
-	try {
+	return underTakeoverGuard(paths.takeoverGuard, () => {
 		const age = Date.now() - fs.statSync(paths.lockDir).mtimeMs;
 		const again = readHolder(paths);
 		if (
@@ -202,23 +264,15 @@ function takeOverDeadHolder(paths: SessionPaths, staleMs: number): boolean {
 			again.since !== holder.since
 		)
 			return false;
-		removeLockDir(paths.lockDir);
+		removeLockTree(paths.lockDir);
 		return true;
-	} catch {
-		return false;
-	} finally {
-		try {
-			fs.rmdirSync(paths.takeoverGuard);
-		} catch {
-			// removed already
-		}
-	}
+	});
 }
 
 /** A guard left by a process that died in the middle of a takeover (a few microseconds' window). */
-function removeStaleGuard(paths: SessionPaths): void {
+function removeStaleGuard(guard: string): void {
 	try {
-		if (Date.now() - fs.statSync(paths.takeoverGuard).mtimeMs > 5000) fs.rmdirSync(paths.takeoverGuard);
+		if (Date.now() - fs.statSync(guard).mtimeMs > 5000) fs.rmdirSync(guard);
 	} catch {
 		// gone already
 	}

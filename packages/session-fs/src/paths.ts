@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { assertSessionId } from "@agent/session-format";
 
 /** The store's home: the `home` option, else $AGENT_HOME, else ~/.agent. */
@@ -33,6 +33,11 @@ export interface SessionPaths {
 	readonly tornTails: string;
 }
 
+/** The takeover guard of a session, beside its lock directory. */
+export function takeoverGuardOf(lockDir: string): string {
+	return join(dirname(lockDir), "lease.takeover");
+}
+
 export function sessionPaths(home: string, id: string): SessionPaths {
 	const dir = join(sessionsRoot(home), assertSessionId(id));
 	const lockDir = join(dir, "lease.lock");
@@ -42,7 +47,7 @@ export function sessionPaths(home: string, id: string): SessionPaths {
 		log: join(dir, "session.jsonl"),
 		metadata: join(dir, "metadata.json"),
 		lockDir,
-		takeoverGuard: join(dir, "lease.takeover"),
+		takeoverGuard: takeoverGuardOf(lockDir),
 		tornTails: join(dir, "torn-tails.bin"),
 	};
 }
