@@ -13,11 +13,26 @@ export const thinkingBlockSchema = z.object({
 	redacted: z.boolean().optional(),
 });
 
+/**
+ * A tool call's arguments: any JSON object, copied key for key. A key named "__proto__" is data
+ * like any other (a model may well produce one): it stays an own key and never becomes a prototype.
+ */
+export const toolArgumentsSchema = z
+	.custom<Record<string, unknown>>(
+		(value) =>
+			typeof value === "object" &&
+			value !== null &&
+			!Array.isArray(value) &&
+			Object.getPrototypeOf(value) === Object.prototype,
+		{ message: "arguments must be a JSON object such as {\"path\":\"a.txt\"}" },
+	)
+	.transform((value) => ({ ...value }));
+
 export const toolCallBlockSchema = z.object({
 	type: z.literal("toolCall"),
 	id: z.string().min(1),
 	name: z.string().min(1),
-	arguments: z.record(z.string(), z.unknown()),
+	arguments: toolArgumentsSchema,
 	thoughtSignature: z.string().optional(),
 });
 

@@ -240,8 +240,8 @@ function contentBlock(block: unknown, reuse: boolean): Plain | undefined {
 				return undefined;
 			}
 			const args = block.arguments;
-			// A "__proto__" key is dropped by the schema; leave such arguments to it.
-			if (!isPlain(args) || Object.hasOwn(args, "__proto__")) return undefined;
+			// A "__proto__" key is an own key like any other (kept as data, as the schema does).
+			if (!isPlain(args)) return undefined;
 			for (const key in args) {
 				if (!Object.hasOwn(args, key) || args[key] === undefined) return undefined;
 			}

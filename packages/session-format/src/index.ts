@@ -11,6 +11,7 @@ export {
 	textBlock,
 	textBlockSchema,
 	thinkingBlockSchema,
+	toolArgumentsSchema,
 	toolCallBlockSchema,
 	toolCallsOf,
 } from "./content.js";
@@ -24,8 +25,10 @@ export {
 	compactionSummaryText,
 	contextMessageOf,
 	type EphemeralMessage,
+	pathSettingsOf,
 	type SessionContext,
 } from "./context.js";
+export { appendViolation, type InvariantViolation } from "./append-invariants.js";
 export {
 	type AgentErrorCode,
 	AgentSessionError,
@@ -38,7 +41,18 @@ export {
 	SessionNotFoundError,
 } from "./errors.js";
 export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
-export { findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
+export { FIELD_LIMITS, findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
+export {
+	applyLegacyCreationFacts,
+	applyLegacyRunningFacts,
+	applyRecord,
+	cloneMetadata,
+	modelDefault,
+	newMetadata,
+	rebuildBase,
+	sessionHeaderOf,
+} from "./metadata-derive.js";
+export { type SessionContextDefaults, sessionContextDefaults } from "./session-defaults.js";
 export { type ParsedLog, type ParseLogOptions, parseSessionLog, utf8Length } from "./log.js";
 export {
 	emptyMetrics,
@@ -63,6 +77,24 @@ export {
 	serializeRecord,
 } from "./parse.js";
 export {
+	type ArchiveChangeRecord,
+	archiveChangeRecordSchema,
+	type DamageAckRecord,
+	damageAckRecordSchema,
+	isSideRecord,
+	type LeafChangeRecord,
+	leafChangeRecordSchema,
+	type PathSettings,
+	pathSettingsSchema,
+	SIDE_RECORD_TYPES,
+	type SessionHeader,
+	sessionHeaderSchema,
+	type TurnOutcome,
+	type TurnRecord,
+	turnOutcomeSchema,
+	turnRecordSchema,
+	type UptimeRecord,
+	uptimeRecordSchema,
 	type BranchSummaryRecord,
 	branchSummaryRecordSchema,
 	type CompactionRecord,

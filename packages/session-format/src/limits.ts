@@ -41,3 +41,20 @@ function nestsTooDeep(value: unknown, depth: number, limit: number): boolean {
 	}
 	return false;
 }
+
+/**
+ * Caps on the identifier-like string fields of records, enforced when a record is appended (never
+ * when one is read: old logs read as before). Free text (message text, summaries, tool arguments,
+ * thinking, signatures) is not capped; these fields name things and are shown, compared and
+ * indexed, so a megabyte in one of them is an attack or a bug, not data.
+ */
+export const FIELD_LIMITS = {
+	/** An image's mimeType. */
+	mimeType: 255,
+	/** A tool call's id, a tool result's toolCallId, a turn id. */
+	id: 1024,
+	/** A tool's name, a provider, a model, an api, a customType, a thinking level. */
+	name: 256,
+	/** A session name, a label. */
+	title: 1024,
+} as const;

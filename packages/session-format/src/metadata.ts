@@ -42,7 +42,11 @@ export const sessionMetadataSchema = z.object({
 	lastSeq: z.number().int().min(0).default(0),
 	/** The log's length in bytes when lastSeq was written: a mismatch means the cache is stale. */
 	logBytes: z.number().int().min(0).default(0),
-	/** The active leaf when it was moved by "branch"; absent means the last record. */
+	/**
+	 * The active leaf when it is not the last record (after a side record: a name, a label, a
+	 * "branch" leaf move...); absent means the last record. Derived from the log; it may name a
+	 * side record, which stands for that record's parent (SessionTree.resolve).
+	 */
 	leafSeq: z.number().int().min(1).optional(),
 	/** Set when archived: hidden from the default listing. */
 	archivedAt: z.string().optional(),
@@ -58,6 +62,8 @@ export const sessionMetadataSchema = z.object({
 	compactionCount: z.number().int().min(0).optional(),
 	/** Where the session came from when it was imported: the format and the source's own id. */
 	importedFrom: z.object({ format: z.string(), sourceId: z.string() }).optional(),
+	/** The working directory the session belongs to (a project), when it records one. */
+	cwd: z.string().optional(),
 });
 
 export type SessionSource = z.infer<typeof sessionSourceSchema>;

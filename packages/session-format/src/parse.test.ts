@@ -241,7 +241,9 @@ describe("parseRecordLine: hostile input never throws", () => {
 		const args = call?.type === "toolCall" ? call.arguments : {};
 		expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
 		expect(args.polluted).toBeUndefined();
-		expect(Object.keys(args)).toEqual(["constructor"]);
+		// In tool arguments "__proto__" is data: an own key with its value, never the prototype.
+		expect(Object.keys(args)).toEqual(["__proto__", "constructor"]);
+		expect(Object.getOwnPropertyDescriptor(args, "__proto__")?.value).toEqual({ polluted: 2 });
 		const details = record.recordType === "message" ? (record.details as Record<string, unknown>) : {};
 		expect(Object.getPrototypeOf(details)).toBe(Object.prototype);
 		expect(details.polluted).toBeUndefined();

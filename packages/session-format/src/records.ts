@@ -6,6 +6,26 @@ export const CURRENT_SCHEMA_VERSION = 1;
 
 const seqSchema = z.number().int().min(1);
 
+/**
+ * The facts a session was created with, carried by the first record written to its log (the
+ * store adds it; callers never pass it), so that metadata.json is a cache of the log and nothing
+ * else. A log written before this header existed has none; its facts come from metadata.json.
+ */
+export const sessionHeaderSchema = z.object({
+	createdAt: z.string().min(1),
+	name: z.string().optional(),
+	/** "provider/model-id": the model the session was created for (the context's default). */
+	model: z.string().optional(),
+	source: z.enum(["interactive", "cron"]).optional(),
+	cronJobId: z.string().optional(),
+	systemPromptOverride: z.string().optional(),
+	identityKey: z.string().optional(),
+	/** The working directory the session belongs to (a project). */
+	cwd: z.string().optional(),
+	importedFrom: z.object({ format: z.string(), sourceId: z.string() }).optional(),
+	forkedFrom: z.object({ sessionId: z.string(), seq: z.number().int().min(0) }).optional(),
+});
+
 /** Fields every record carries. `parentSeq` is the tree extension (see docs/session-format.md). */
 const baseFields = {
 	schemaVersion: z.number().int().min(0),
@@ -13,6 +33,8 @@ const baseFields = {
 	timestamp: z.string().min(1),
 	/** Absent: the parent is the record with seq - 1. A number: an earlier seq. null: a new root. */
 	parentSeq: seqSchema.nullable().optional(),
+	/** Only on the first record of a log: the session's creation facts. */
+	session: sessionHeaderSchema.optional(),
 };
 
 export const usageSchema = z.object({
@@ -59,6 +81,11 @@ export const messageRecordSchema = z.object({
 
 export const compactionTriggerSchema = z.enum(["threshold", "overflow", "manual"]);
 
+export const pathSettingsSchema = z.object({
+	model: z.object({ provider: z.string().min(1), modelId: z.string().min(1) }).optional(),
+	thinkingLevel: z.string().min(1).optional(),
+});
+
 export const compactionRecordSchema = z.object({
 	recordType: z.literal("compaction"),
 	...baseFields,
@@ -72,6 +99,11 @@ export const compactionRecordSchema = z.object({
 	readFiles: z.array(z.string()),
 	modifiedFiles: z.array(z.string()),
 	trigger: compactionTriggerSchema.optional(),
+	/**
+	 * The model and thinking level in force on the compaction's path where it was written (the
+	 * store fills it), so a resume that reads only from the compaction on knows them.
+	 */
+	pathSettings: pathSettingsSchema.optional(),
 });
 
 export const modelChangeRecordSchema = z.object({
@@ -128,6 +160,57 @@ export const customMessageRecordSchema = z.object({
 	details: z.unknown().optional(),
 });
 
+/** "branch" moved the active leaf: its parentSeq is the new leaf (null: the next record starts a new root). */
+export const leafChangeRecordSchema = z.object({
+	recordType: z.literal("leaf_change"),
+	...baseFields,
+});
+
+/** The session was archived (hidden from the default listing) or brought back. */
+export const archiveChangeRecordSchema = z.object({
+	recordType: z.literal("archive_change"),
+	...baseFields,
+	archived: z.boolean(),
+});
+
+/** Active time added to the session (rfc-0064 uptime), by a caller that tracks it itself. */
+export const uptimeRecordSchema = z.object({
+	recordType: z.literal("uptime"),
+	...baseFields,
+	seconds: z.number().finite().min(0),
+});
+
+export const turnOutcomeSchema = z.enum(["completed", "failed", "cancelled"]);
+
+/** One finished turn: its outcome, duration (counted as uptime), model and usage. */
+export const turnRecordSchema = z.object({
+	recordType: z.literal("turn"),
+	...baseFields,
+	turnId: z.string().min(1),
+	outcome: turnOutcomeSchema,
+	startedAt: z.string().min(1),
+	durationMs: z.number().finite().min(0),
+	model: z.string().optional(),
+	usage: usageSchema.optional(),
+	error: z.object({ code: z.string(), message: z.string() }).optional(),
+	/** The records the turn wrote. */
+	firstSeq: seqSchema.optional(),
+	lastSeq: seqSchema.optional(),
+});
+
+/**
+ * A damaged line acknowledged by `repair`: the log is never rewritten, so the line stays, and
+ * verify reports it (and the seq gap and dangling parents it causes) as acknowledged.
+ */
+export const damageAckRecordSchema = z.object({
+	recordType: z.literal("damage_ack"),
+	...baseFields,
+	/** 1-based line number and byte offset of the damaged line. */
+	line: z.number().int().min(1),
+	byteOffset: z.number().int().min(0),
+	reason: z.string(),
+});
+
 export const sessionRecordSchema = z.discriminatedUnion("recordType", [
 	messageRecordSchema,
 	compactionRecordSchema,
@@ -138,6 +221,11 @@ export const sessionRecordSchema = z.discriminatedUnion("recordType", [
 	branchSummaryRecordSchema,
 	customRecordSchema,
 	customMessageRecordSchema,
+	leafChangeRecordSchema,
+	archiveChangeRecordSchema,
+	uptimeRecordSchema,
+	turnRecordSchema,
+	damageAckRecordSchema,
 ]);
 
 export type Usage = z.infer<typeof usageSchema>;
@@ -152,6 +240,14 @@ export type LabelRecord = z.infer<typeof labelRecordSchema>;
 export type BranchSummaryRecord = z.infer<typeof branchSummaryRecordSchema>;
 export type CustomRecord = z.infer<typeof customRecordSchema>;
 export type CustomMessageRecord = z.infer<typeof customMessageRecordSchema>;
+export type LeafChangeRecord = z.infer<typeof leafChangeRecordSchema>;
+export type ArchiveChangeRecord = z.infer<typeof archiveChangeRecordSchema>;
+export type UptimeRecord = z.infer<typeof uptimeRecordSchema>;
+export type TurnOutcome = z.infer<typeof turnOutcomeSchema>;
+export type TurnRecord = z.infer<typeof turnRecordSchema>;
+export type DamageAckRecord = z.infer<typeof damageAckRecordSchema>;
+export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
+export type PathSettings = z.infer<typeof pathSettingsSchema>;
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 export type RecordType = SessionRecord["recordType"];
 export type MessageRole = MessageRecord["role"];
@@ -166,7 +262,34 @@ export const RECORD_TYPES: readonly RecordType[] = [
 	"branch_summary",
 	"custom",
 	"custom_message",
+	"leaf_change",
+	"archive_change",
+	"uptime",
+	"turn",
+	"damage_ack",
 ];
+
+/**
+ * Side records are about the session, not the conversation: they belong to no branch. They are
+ * never tree nodes, never leaves, never on a path, and appending one never creates a branch. A
+ * record whose parent is a side record hangs from that side record's own parent. The active
+ * leaf after a side record is its parent (resolved the same way): where it was, or, for a
+ * `leaf_change`, the leaf it moves to.
+ */
+export const SIDE_RECORD_TYPES: ReadonlySet<string> = new Set<RecordType>([
+	"session_info",
+	"label",
+	"leaf_change",
+	"archive_change",
+	"uptime",
+	"turn",
+	"damage_ack",
+]);
+
+/** True for a side record (see SIDE_RECORD_TYPES). Opaque records are tree nodes. */
+export function isSideRecord(record: { recordType: string }): boolean {
+	return SIDE_RECORD_TYPES.has(record.recordType);
+}
 
 /**
  * A line this library does not understand (a newer schemaVersion, or an unknown recordType)
@@ -205,8 +328,11 @@ export function parentSeqOf(record: { seq: number; parentSeq?: number | null | u
 	return record.parentSeq;
 }
 
-/** A record as a caller hands it to a store: seq, schemaVersion and timestamp are filled in there. */
-export type RecordInput = DistributiveOmit<SessionRecord, "seq" | "schemaVersion" | "timestamp"> & {
+/**
+ * A record as a caller hands it to a store: seq, schemaVersion and timestamp are filled in there,
+ * and the session header is the store's to add.
+ */
+export type RecordInput = DistributiveOmit<SessionRecord, "seq" | "schemaVersion" | "timestamp" | "session"> & {
 	seq?: number;
 	schemaVersion?: number;
 	timestamp?: string;

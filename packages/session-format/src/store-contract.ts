@@ -2,6 +2,11 @@
  * The storage contract: what every session store backend implements (the filesystem store in
  * @agent/session-fs is the embedded default; a PostgreSQL store is planned). Types only; one
  * conformance suite (@agent/store-conformance) runs unchanged against every backend.
+ *
+ * The log is the whole truth: every fact about a session (its creation facts, name, archive
+ * state, active leaf, labels, uptime, fork origin) is a record of its log, so whatever a backend
+ * keeps besides the records (metadata.json and cache/ on disk, derived columns in a database) is
+ * a cache it can rebuild from them, and every method answers the same after it does.
  */
 import type { EphemeralMessage, SessionContext } from "./context.js";
 import type { LeaseHolder } from "./errors.js";
@@ -22,6 +27,8 @@ export interface CreateSessionOptions {
 	createdAt?: string;
 	/** Where an imported session came from (format and the source's own id): keys idempotent imports. */
 	importedFrom?: { format: string; sourceId: string };
+	/** The working directory the session belongs to (a project); `list({ cwd })` finds it. */
+	cwd?: string;
 	/**
 	 * Deferred persistence (pi-style): nothing is written until the first assistant message is
 	 * appended; records before it are held in memory by this store instance. Off by default.
@@ -86,6 +93,8 @@ export interface ListOptions {
 	/** Case-insensitive text in the name (or id). */
 	search?: string;
 	identityKey?: string;
+	/** Only sessions that record this working directory. */
+	cwd?: string;
 	limit?: number;
 	/** The nextCursor of a previous page. */
 	cursor?: string;
@@ -113,11 +122,17 @@ export type VerifyProblemKind =
 	| "dangling_parent"
 	| "compaction_off_path"
 	| "metadata_drift"
-	| "metadata_missing";
+	| "metadata_missing"
+	| "not_a_regular_file";
 
 export interface VerifyProblem {
 	kind: VerifyProblemKind;
 	message: string;
+	/**
+	 * A damaged line (and the seq gap or dangling parents it causes) that `repair` acknowledged
+	 * with a damage_ack record: reported, but no longer a failure.
+	 */
+	acknowledged?: boolean;
 	line?: number;
 	byteOffset?: number;
 	seq?: number;
@@ -129,8 +144,10 @@ export interface VerifyReport {
 	problems: VerifyProblem[];
 	records: number;
 	bytes: number;
-	/** True when repair rebuilt the metadata (the log is never touched). */
+	/** True when repair rebuilt the metadata (the log is only ever appended to). */
 	repaired?: boolean;
+	/** Damaged lines repair acknowledged now (one damage_ack record each). */
+	acknowledged?: number;
 }
 
 /** A held single-writer lease: appends through it skip re-acquiring. Release it when done. */
@@ -160,21 +177,26 @@ export interface SessionStore {
 	lease(id: string, options?: { waitMs?: number; signal?: AbortSignal }): Promise<SessionLease>;
 	/** A new session holding the path up to atSeq, compaction references remapped. */
 	fork(id: string, options?: ForkOptions): Promise<SessionMetadata>;
-	/** Moves the active leaf to atSeq: the next append continues from there. */
+	/** Moves the active leaf to atSeq (a leaf_change record): the next append continues from there. */
 	branch(id: string, atSeq: number): Promise<SessionMetadata>;
 	/** Names the session: a session_info record plus metadata. */
 	rename(id: string, name: string): Promise<SessionMetadata>;
 	/** Labels a record (an empty label clears it). */
 	label(id: string, targetSeq: number, label: string): Promise<SessionMetadata>;
+	/** Hides the session from the default listing (an archive_change record). */
 	archive(id: string): Promise<SessionMetadata>;
 	unarchive(id: string): Promise<SessionMetadata>;
 	delete(id: string): Promise<void>;
 	/** The latest session (newest activity, not archived) for an identity key. */
 	findByIdentity(identityKey: string): Promise<SessionMetadata | undefined>;
-	/** Adds active time (rfc-0064 uptime). */
+	/** Adds active time (rfc-0064 uptime): an uptime record. */
 	addUptime(id: string, seconds: number): Promise<SessionMetadata>;
 	/** Checks one session or all; reports every problem with its line and byte offset. */
 	verify(id?: string): Promise<VerifyReport[]>;
-	/** Rebuilds metadata from the log; never touches the log. */
+	/**
+	 * Rebuilds every cache of the session from the log, and acknowledges each damaged line in the
+	 * middle of the log with a damage_ack record (the log is only appended to, never rewritten), so
+	 * that verify passes again while still reporting them.
+	 */
 	repair(id: string): Promise<VerifyReport>;
 }

@@ -93,6 +93,28 @@ const usage = fc.record(
 
 const files = fc.array(anyString, { maxLength: 3 });
 
+const pathSettings = fc.record(
+	{ model: fc.record({ provider: nonEmpty, modelId: nonEmpty }, plain), thinkingLevel: nonEmpty },
+	{ noNullPrototype: true, requiredKeys: [] },
+);
+
+/** The creation facts a first record carries. */
+export const sessionHeader = fc.record(
+	{
+		createdAt: nonEmpty,
+		name: anyString,
+		model: anyString,
+		source: fc.constantFrom("interactive" as const, "cron" as const),
+		cronJobId: anyString,
+		systemPromptOverride: anyString,
+		identityKey: anyString,
+		cwd: anyString,
+		importedFrom: fc.record({ format: anyString, sourceId: anyString }, plain),
+		forkedFrom: fc.record({ sessionId: anyString, seq: count }, plain),
+	},
+	{ noNullPrototype: true, requiredKeys: ["createdAt"] },
+);
+
 const fieldsByType = {
 	message: fc.record(
 		{
@@ -126,6 +148,7 @@ const fieldsByType = {
 			readFiles: files,
 			modifiedFiles: files,
 			trigger: fc.constantFrom("threshold" as const, "overflow" as const, "manual" as const),
+			pathSettings,
 		},
 		{ noNullPrototype: true, requiredKeys: ["firstKeptSeq", "summary", "tokensBefore", "readFiles", "modifiedFiles"] },
 	),
@@ -150,12 +173,36 @@ const fieldsByType = {
 		},
 		{ noNullPrototype: true, requiredKeys: ["customType", "content", "display"] },
 	),
+	leaf_change: fc.constant({}),
+	archive_change: fc.record({ archived: fc.boolean() }, plain),
+	uptime: fc.record({ seconds: fc.double({ min: 0, max: 1e9, noNaN: true }).map((x) => (x === 0 ? 0 : x)) }, plain),
+	turn: fc.record(
+		{
+			turnId: nonEmpty,
+			outcome: fc.constantFrom("completed" as const, "failed" as const, "cancelled" as const),
+			startedAt: nonEmpty,
+			durationMs: fc.double({ min: 0, max: 1e9, noNaN: true }).map((x) => (x === 0 ? 0 : x)),
+			model: anyString,
+			usage,
+			error: fc.record({ code: anyString, message: anyString }, plain),
+			firstSeq: fc.integer({ min: 1, max: 1_000_000 }),
+			lastSeq: fc.integer({ min: 1, max: 1_000_000 }),
+		},
+		{ noNullPrototype: true, requiredKeys: ["turnId", "outcome", "startedAt", "durationMs"] },
+	),
+	damage_ack: fc.record({ line: fc.integer({ min: 1, max: 1_000_000 }), byteOffset: count, reason: anyString }, plain),
 } satisfies Record<RecordType, fc.Arbitrary<object>>;
 
-/** A valid record of the given type. */
+/** A valid record of the given type (now and then with a session header, which any record may carry). */
 export function recordOf(type: RecordType): fc.Arbitrary<SessionRecord> {
 	const fields = fieldsByType[type] as fc.Arbitrary<object>;
-	return fc.tuple(base, fields).map(([b, f]) => ({ recordType: type, ...b, ...f }) as SessionRecord);
+	const header = fc.option(sessionHeader, { nil: undefined, freq: 8 });
+	return fc
+		.tuple(base, fields, header)
+		.map(
+			([b, f, session]) =>
+				({ recordType: type, ...b, ...(session === undefined ? {} : { session }), ...f }) as SessionRecord,
+		);
 }
 
 /** A valid record of any type. */
@@ -175,6 +222,9 @@ const STEP_KINDS = [
 	"branch_summary",
 	"label",
 	"model_change",
+	"session_info",
+	"leaf_change",
+	"turn",
 ] as const;
 
 /** A random session: a tree of records with seq 1..n, random branches, roots, tool calls and compactions. */
@@ -237,6 +287,27 @@ export const sessionTree: fc.Arbitrary<StoredRecord[]> = fc
 						tokensBefore: 10,
 						readFiles: [],
 						modifiedFiles: [],
+						...(step.pick % 3 === 0
+							? { pathSettings: { model: { provider: "p", modelId: `c${step.pick % 2}` }, thinkingLevel: "high" } }
+							: step.pick % 3 === 1
+								? { pathSettings: {} }
+								: {}),
+					});
+					break;
+				case "session_info":
+					records.push({ recordType: "session_info", ...head, name: `n${seq}` });
+					break;
+				case "leaf_change":
+					records.push({ recordType: "leaf_change", ...head });
+					break;
+				case "turn":
+					records.push({
+						recordType: "turn",
+						...head,
+						turnId: `t${seq}`,
+						outcome: "completed",
+						startedAt: `t${seq}`,
+						durationMs: 5,
 					});
 					break;
 				case "custom":

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parentSeqOf } from "./records.js";
+import { parentSeqOf, type StoredRecord } from "./records.js";
 import { sessionTree } from "./test-arbitraries.js";
 import { assistant, label, user } from "./test-builders.js";
 import { BRANCHED } from "./test-fixtures.js";
@@ -31,7 +31,9 @@ describe("SessionTree with several branches and compactions on different branche
 	it("the path of each leaf runs root → leaf along parent links", () => {
 		expect(seqs(tree.path(9))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
 		expect(seqs(tree.path(14))).toEqual([1, 2, 3, 4, 5, 10, 11, 12, 13, 14]);
-		expect(seqs(tree.path(22))).toEqual([1, 15, 16, 17, 18, 19, 20, 21, 22]);
+		// 19..22 are labels: side records stand for their parent (18) and are never on a path.
+		expect(seqs(tree.path(22))).toEqual([1, 15, 16, 17, 18]);
+		expect(seqs(tree.path(18))).toEqual([1, 15, 16, 17, 18]);
 		expect(seqs(tree.path(23))).toEqual([23]);
 		expect(seqs(tree.path(4))).toEqual([1, 2, 3, 4]);
 	});
@@ -48,8 +50,8 @@ describe("SessionTree with several branches and compactions on different branche
 		expect(tree.parentOf(23)).toBeNull();
 	});
 
-	it("leaves are the records without children", () => {
-		expect(tree.leaves()).toEqual([9, 14, 22, 23]);
+	it("leaves are the records without children; side records (the labels 19..22) are never leaves", () => {
+		expect(tree.leaves()).toEqual([9, 14, 18, 23]);
 	});
 
 	it("branch points are the records with more than one child", () => {
@@ -154,8 +156,10 @@ describe("SessionTree and walkPath agree", () => {
 					for (const leaf of tree.leaves()) {
 						const walked = walkPath((seq) => tree.get(seq), leaf);
 						expect(seqs(walked.path)).toEqual(seqs(tree.path(leaf)));
+						// The walk stops at the first ancestor it cannot find, passing through side records.
 						const first = walked.path[0];
-						const parent = first ? parentSeqOf(first) : null;
+						let parent = first ? parentSeqOf(first) : null;
+						while (parent !== null && tree.isSide(parent)) parent = parentSeqOf(tree.get(parent) as StoredRecord);
 						expect(walked.missingParent).toBe(parent === null ? undefined : parent);
 					}
 				},

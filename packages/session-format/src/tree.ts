@@ -1,4 +1,4 @@
-import { type LabelRecord, parentSeqOf, type StoredRecord } from "./records.js";
+import { isSideRecord, type LabelRecord, parentSeqOf, type StoredRecord } from "./records.js";
 
 /** Finds a record by seq; what a path walk needs, so a partial set of records (a backward read) works too. */
 export type RecordLookup = (seq: number) => StoredRecord | undefined;
@@ -10,7 +10,11 @@ export interface PathResult {
 	missingParent?: number;
 }
 
-/** Walks parent links from `leafSeq` to a root and returns the path root → leaf. */
+/**
+ * Walks parent links from `leafSeq` to a root and returns the path root → leaf. Side records
+ * (see SIDE_RECORD_TYPES) are passed through, never put on the path: a leaf or parent that is
+ * a side record stands for that record's own parent.
+ */
 export function walkPath(lookup: RecordLookup, leafSeq: number): PathResult {
 	const reversed: StoredRecord[] = [];
 	let seq: number | null = leafSeq;
@@ -20,7 +24,7 @@ export function walkPath(lookup: RecordLookup, leafSeq: number): PathResult {
 			reversed.reverse();
 			return { path: reversed, missingParent: seq };
 		}
-		reversed.push(record);
+		if (!isSideRecord(record)) reversed.push(record);
 		const parent = parentSeqOf(record);
 		// Parents are always earlier seqs (enforced by the parser); the guard keeps a corrupt
 		// file from looping forever.
@@ -33,9 +37,14 @@ export function walkPath(lookup: RecordLookup, leafSeq: number): PathResult {
 /**
  * The tree of a session's records. Every record has one parent: the record with seq - 1 when
  * `parentSeq` is absent, `parentSeq` when it is a number, none when it is null (a new root).
+ * Side records (names, labels, leaf moves, archive changes, uptime, turns) are kept and looked
+ * up like any record but are not nodes of the tree: a record whose parent is a side record hangs
+ * from that side record's own (resolved) parent.
  */
 export class SessionTree {
 	private readonly bySeq = new Map<number, StoredRecord>();
+	/** The resolved parent of every record: for a side record, the node it stands for. */
+	private readonly resolvedParents = new Map<number, number | null>();
 	private readonly childSeqs = new Map<number, number[]>();
 	private readonly rootSeqs: number[] = [];
 	private readonly labelBySeq = new Map<number, string>();
@@ -55,7 +64,10 @@ export class SessionTree {
 		if (previous) this.unlink(previous);
 		this.bySeq.set(record.seq, record);
 		if (record.seq > this.maxSeq) this.maxSeq = record.seq;
-		const parent = parentSeqOf(record);
+		const parent = this.resolve(parentSeqOf(record));
+		this.resolvedParents.set(record.seq, parent);
+		if (record.recordType === "label") this.applyLabel(record);
+		if (isSideRecord(record)) return;
 		if (parent === null) {
 			this.rootSeqs.push(record.seq);
 		} else {
@@ -63,7 +75,14 @@ export class SessionTree {
 			if (siblings) siblings.push(record.seq);
 			else this.childSeqs.set(parent, [record.seq]);
 		}
-		if (record.recordType === "label") this.applyLabel(record);
+	}
+
+	/** The node `seq` stands for: itself, or for a side record its resolved parent (null: none). */
+	resolve(seq: number | null): number | null {
+		if (seq === null) return null;
+		const record = this.bySeq.get(seq);
+		if (!record || !isSideRecord(record)) return seq;
+		return this.resolvedParents.get(seq) ?? null;
 	}
 
 	get size(): number {
@@ -83,9 +102,9 @@ export class SessionTree {
 		return this.bySeq.has(seq);
 	}
 
+	/** The parent of `seq` in the tree (side records passed through); null for a root or an unknown seq. */
 	parentOf(seq: number): number | null {
-		const record = this.bySeq.get(seq);
-		return record ? parentSeqOf(record) : null;
+		return this.resolvedParents.get(seq) ?? null;
 	}
 
 	children(seq: number): readonly number[] {
@@ -96,10 +115,12 @@ export class SessionTree {
 		return this.rootSeqs;
 	}
 
-	/** Records without children: the tips of every branch, in seq order. */
+	/** Records without children: the tips of every branch, in seq order. Side records are never tips. */
 	leaves(): number[] {
 		const out: number[] = [];
-		for (const seq of this.bySeq.keys()) if (!this.childSeqs.has(seq)) out.push(seq);
+		for (const [seq, record] of this.bySeq) {
+			if (!this.childSeqs.has(seq) && !isSideRecord(record)) out.push(seq);
+		}
 		return out.sort((a, b) => a - b);
 	}
 
@@ -120,21 +141,29 @@ export class SessionTree {
 		return out;
 	}
 
+	/** True when `seq` is a side record of this tree. */
+	isSide(seq: number): boolean {
+		const record = this.bySeq.get(seq);
+		return record !== undefined && isSideRecord(record);
+	}
+
 	/** The current label of each labelled record (the latest label record for it wins). */
 	labels(): ReadonlyMap<number, string> {
 		return this.labelBySeq;
 	}
 
 	/**
-	 * The active leaf: `leafSeq` (metadata.leafSeq, set when "branch" moved the leaf) when it is
-	 * given and in the tree, else the last record; null for an empty tree.
+	 * The active leaf, derived from the log alone: the last record, or when that is a side record
+	 * its resolved parent (for a `leaf_change`, the leaf it moved to; for a name or label, where
+	 * the leaf already was). `leafSeq`, when given and in the tree, is used instead of the last
+	 * record (a legacy metadata.json leafSeq). Null for an empty tree or a conversation not begun.
 	 */
 	activeLeaf(leafSeq?: number | null): number | null {
-		if (leafSeq !== undefined && leafSeq !== null && this.bySeq.has(leafSeq)) return leafSeq;
-		return this.maxSeq === 0 ? null : this.maxSeq;
+		const start = leafSeq !== undefined && leafSeq !== null && this.bySeq.has(leafSeq) ? leafSeq : this.maxSeq;
+		return start === 0 ? null : this.resolve(start);
 	}
 
-	/** The path root → leaf; the leaf defaults to the last record. */
+	/** The path root → leaf (side records passed through, never on it); the leaf defaults to the last record. */
 	path(leafSeq: number = this.maxSeq): StoredRecord[] {
 		if (leafSeq === 0) return [];
 		return walkPath((seq) => this.bySeq.get(seq), leafSeq).path;
@@ -147,7 +176,8 @@ export class SessionTree {
 
 	/** Removes a replaced record from its parent's children (or from the roots). */
 	private unlink(record: StoredRecord): void {
-		const parent = parentSeqOf(record);
+		if (isSideRecord(record)) return;
+		const parent = this.resolvedParents.get(record.seq) ?? null;
 		const list = parent === null ? this.rootSeqs : this.childSeqs.get(parent);
 		const index = list ? list.indexOf(record.seq) : -1;
 		if (!list || index < 0) return;

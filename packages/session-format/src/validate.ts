@@ -2,11 +2,13 @@ import { describeValue } from "./describe.js";
 import { InvalidRecordError } from "./errors.js";
 import { fastRecord } from "./fast-record.js";
 import { findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
+import { appendViolation } from "./append-invariants.js";
 import { KNOWN_RECORD_TYPES } from "./parse.js";
 import {
 	CURRENT_SCHEMA_VERSION,
 	RECORD_TYPES,
 	type RecordInput,
+	type SessionHeader,
 	type SessionRecord,
 	sessionRecordSchema,
 } from "./records.js";
@@ -45,7 +47,7 @@ export function isIsoTimestamp(value: unknown): value is string {
  */
 export function validateRecordInput(
 	input: unknown,
-	fill: { seq: number; timestamp: string },
+	fill: { seq: number; timestamp: string; session?: SessionHeader },
 	index?: number,
 ): SessionRecord {
 	const where = index === undefined ? "" : ` (record ${index + 1} of the batch)`;
@@ -80,6 +82,12 @@ export function validateRecordInput(
 			`timestamp ${describeValue(object.timestamp)} is not an ISO 8601 date-time such as 2025-02-11T10:00:00Z; omit it and the time of the append is used`,
 		);
 	}
+	if ("session" in object) {
+		return reject(
+			"session",
+			"the session header is written by the store on a session's first record; leave session out",
+		);
+	}
 	if (typeof object.content === "string") {
 		return reject(
 			"content",
@@ -104,16 +112,27 @@ export function validateRecordInput(
 		seq: fill.seq,
 		timestamp: object.timestamp ?? fill.timestamp,
 	};
-	const fast = fastRecord(object, { fill: base });
-	if (fast) return fast;
-	const candidate = { ...object, ...base };
+	const record = fill.session === undefined ? fastRecord(object, { fill: base }) : undefined;
+	const checked = record ?? schemaRecord(object, base, fill.session, reject);
+	const violation = appendViolation(checked);
+	if (violation) return reject(violation.path, `invalid ${object.recordType} record: ${violation.message}`);
+	return checked;
+}
+
+function schemaRecord(
+	object: Record<string, unknown>,
+	base: { schemaVersion: number; seq: number; timestamp: string },
+	session: SessionHeader | undefined,
+	reject: (path: string, message: string, cause?: unknown) => never,
+): SessionRecord {
+	const candidate = session === undefined ? { ...object, ...base } : { ...object, ...base, session };
 	const result = sessionRecordSchema.safeParse(candidate);
 	if (!result.success) {
 		const issue = result.error.issues[0];
 		const path = issue ? issue.path.join(".") : "";
 		return reject(
 			path,
-			`invalid ${object.recordType} record: ${path ? `${path}: ` : ""}${issue?.message ?? "schema violation"}`,
+			`invalid ${String(object.recordType)} record: ${path ? `${path}: ` : ""}${issue?.message ?? "schema violation"}`,
 			result.error,
 		);
 	}

@@ -3,14 +3,17 @@ import {
 	type RecordInput,
 	type SessionMetadata,
 	type SessionRecord,
+	sessionHeaderOf,
 	validateRecordInput,
 } from "@agent/session-format";
 import { PREFIX } from "./errors.js";
 
 /**
  * Validates a whole batch before anything is written and fills in seq (from the last seq),
- * schemaVersion and timestamp. The first record continues from a moved leaf (metadata.leafSeq)
- * unless it names its own parent. Throws InvalidRecordError naming the record and field.
+ * schemaVersion and timestamp. The first record of a session (seq 1) gets the session header:
+ * the creation facts in `metadata`, so the log holds them. The first record of the batch
+ * continues from the active leaf (metadata.leafSeq) unless it names its own parent. Throws
+ * InvalidRecordError naming the record and field.
  */
 export function prepareBatch(
 	metadata: SessionMetadata,
@@ -30,7 +33,8 @@ export function prepareBatch(
 				{ path: "seq", index },
 			);
 		}
-		return validateRecordInput(input, { seq, timestamp }, index);
+		const session = seq === 1 ? sessionHeaderOf(metadata) : undefined;
+		return validateRecordInput(input, session ? { seq, timestamp, session } : { seq, timestamp }, index);
 	});
 	const first = records[0];
 	const leaf = metadata.leafSeq;

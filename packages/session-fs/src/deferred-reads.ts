@@ -15,11 +15,17 @@ export function openInMemory(
 	records: readonly SessionRecord[],
 	options: OpenOptions,
 ): OpenedSession {
-	const leafSeq = options.leafSeq ?? metadata.leafSeq ?? metadata.lastSeq;
-	if (!Number.isInteger(leafSeq) || leafSeq < 0 || leafSeq > metadata.lastSeq) {
-		throw invalidArgument(`cannot open session ${metadata.id} at seq ${leafSeq}: it holds seqs 1..${metadata.lastSeq}`);
+	const tree = new SessionTree(records);
+	if (
+		options.leafSeq !== undefined &&
+		(!Number.isInteger(options.leafSeq) || options.leafSeq < 0 || options.leafSeq > metadata.lastSeq)
+	) {
+		throw invalidArgument(
+			`cannot open session ${metadata.id} at seq ${options.leafSeq}: it holds seqs 1..${metadata.lastSeq}`,
+		);
 	}
-	const full = leafSeq === 0 ? [] : new SessionTree(records).path(leafSeq);
+	const leafSeq = options.leafSeq ?? tree.activeLeaf();
+	const full = leafSeq === null || leafSeq === 0 ? [] : tree.path(leafSeq);
 	let path: StoredRecord[] = full;
 	for (let i = full.length - 1; i >= 0; i--) {
 		const record = full[i] as StoredRecord;
@@ -29,7 +35,7 @@ export function openInMemory(
 			break;
 		}
 	}
-	return { metadata, path, context: contextOf(path, metadata, options) };
+	return { metadata, path, context: contextOf(path, tree.get(1), metadata, options) };
 }
 
 export async function* iterate(records: readonly StoredRecord[]): AsyncGenerator<StoredRecord> {

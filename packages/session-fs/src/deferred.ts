@@ -1,6 +1,8 @@
-import { closeSync, fsyncSync, mkdirSync } from "node:fs";
+import { closeSync, fsyncSync } from "node:fs";
 import {
 	type AppendResult,
+	applyRecord,
+	cloneMetadata,
 	type RecordInput,
 	recordLine,
 	type SessionMetadata,
@@ -8,11 +10,11 @@ import {
 } from "@agent/session-format";
 import { prepareBatch } from "./batch.js";
 import { storageFailure } from "./errors.js";
-import { applyRecord, cloneMetadata } from "./metadata-derive.js";
 import { writeMetadataFile } from "./metadata-file.js";
 import type { ResolvedOptions } from "./options.js";
-import { type SessionPaths, sessionsRoot } from "./paths.js";
-import { createLog, syncNewDirectory } from "./session-files.js";
+import type { SessionPaths } from "./paths.js";
+import { makePrivateDir } from "./safe-files.js";
+import { createLog, makeSessionsRoot, syncNewDirectory } from "./session-files.js";
 import { appendAll } from "./write-bytes.js";
 
 interface Pending {
@@ -72,8 +74,8 @@ export class DeferredSessions {
 		options: ResolvedOptions,
 	): void {
 		try {
-			mkdirSync(sessionsRoot(options.home), { recursive: true });
-			mkdirSync(paths.dir);
+			makeSessionsRoot(options.home);
+			makePrivateDir(paths.dir);
 		} catch (error) {
 			throw storageFailure(`could not create the session directory ${paths.dir}`, error);
 		}

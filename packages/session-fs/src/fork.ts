@@ -1,9 +1,17 @@
 import { closeSync, fsyncSync, readSync, rmSync } from "node:fs";
-import { type ForkOptions, type SessionMetadata, type StoredRecord, serializeRecord } from "@agent/session-format";
+import {
+	applyRecord,
+	type ForkOptions,
+	newMetadata,
+	type SessionHeader,
+	type SessionMetadata,
+	type StoredRecord,
+	serializeRecord,
+	sessionHeaderOf,
+} from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
 import type { RawLine } from "./line-reader.js";
 import type { LogView } from "./log-view.js";
-import { applyRecord, newMetadata } from "./metadata-derive.js";
 import { writeMetadataFile } from "./metadata-file.js";
 import type { ResolvedOptions } from "./options.js";
 import { walkPathBackward } from "./path-walk.js";
@@ -15,20 +23,20 @@ interface PathEntry {
 	seq: number;
 	byteOffset: number;
 	byteLength: number;
-	/** For a label: the seq it labels (a label of a record off the path is not carried over). */
-	targetSeq?: number;
 }
 
 const WRITE_BATCH_BYTES = 1 << 20;
 
 /**
  * A new session holding the path to atSeq, renumbered 1..n and made linear: parentSeq dropped,
- * compaction.firstKeptSeq, label.targetSeq and branch_summary.fromSeq remapped. A compaction
- * keeps the same run of records it kept before (its firstKeptSeq becomes the new seq of the first
- * of them, or its own when it kept none); a branch summary whose fromSeq is off the path points
- * at itself; a label of a record off the path is dropped. Two passes keep memory to
- * a few numbers per record, so any size forks: the path's positions, read backwards; then its
- * lines, one at a time.
+ * compaction.firstKeptSeq and branch_summary.fromSeq remapped. A compaction keeps the same run of
+ * records it kept before (its firstKeptSeq becomes the new seq of the first of them, or its own
+ * when it kept none); a branch summary whose fromSeq is off the path points at itself. Labels of
+ * records on the path follow them (labels are side records, never on a path); other side records
+ * (names, leaf moves, archive changes, uptime, turns) stay with the source. The first record
+ * carries the new session's header: its name, model, system prompt, working directory and where
+ * it was forked from. Two passes keep memory to a few numbers per record, so any size forks: the
+ * path's positions, read backwards; then its lines, one at a time.
  */
 export async function forkSession(
 	source: LogView,
@@ -44,38 +52,52 @@ export async function forkSession(
 		);
 	}
 	const fd = source.fd;
-	const path =
+	/** The latest label record of each target, met first when reading backwards. */
+	const labels = new Map<number, PathEntry & { label: string }>();
+	const walked =
 		fd === undefined || atSeq === 0
-			? []
+			? { items: [] as PathEntry[], start: undefined }
 			: await walkPathBackward(
 					fd,
 					{
 						leafSeq: atSeq,
 						stopAtCompaction: false,
+						leafFallsBack: options.atSeq === undefined,
 						end: source.state.size,
 						chunkBytes: store.backwardChunkBytes,
 						where,
+						onRecord: (record, raw) => {
+							if (record.recordType !== "label" || labels.has(record.targetSeq)) return;
+							labels.set(record.targetSeq, { ...entryOf(record, raw), label: record.label ?? "" });
+						},
 					},
-					(record, raw): PathEntry => ({
-						seq: record.seq,
-						byteOffset: raw.byteOffset,
-						byteLength: raw.byteLength,
-						...(record.recordType === "label" ? { targetSeq: record.targetSeq } : {}),
-					}),
+					entryOf,
 				);
-	if (atSeq > 0 && path[path.length - 1]?.seq !== atSeq) {
+	if (options.atSeq !== undefined && atSeq > 0 && walked.start === undefined) {
 		throw invalidArgument(`cannot fork session ${sourceMeta.id} at seq ${atSeq}: no readable record has that seq`);
 	}
-	const onPath = new Set(path.map((entry) => entry.seq));
-	const kept = path.filter((entry) => entry.targetSeq === undefined || onPath.has(entry.targetSeq));
-	const newSeq = new Map(kept.map((entry, index) => [entry.seq, index + 1]));
+	const path = walked.items;
+	const newSeq = new Map(path.map((entry, index) => [entry.seq, index + 1]));
+	const keptSeqs = path.map((entry) => entry.seq);
+	const labelled = [...labels.entries()]
+		.filter(([target, entry]) => newSeq.has(target) && entry.label.length > 0)
+		.map(([, entry]) => entry)
+		.sort((a, b) => a.seq - b.seq);
 
 	const now = store.now();
+	const name = options.name !== undefined && options.name.length > 0 ? options.name : sourceMeta.name;
 	const metadata = newMetadata(
 		"",
-		{ model: sourceMeta.model, systemPromptOverride: sourceMeta.systemPromptOverride },
+		{
+			model: sourceMeta.model,
+			...(name !== undefined ? { name } : {}),
+			...(sourceMeta.systemPromptOverride !== undefined ? { systemPromptOverride: sourceMeta.systemPromptOverride } : {}),
+			...(sourceMeta.cwd !== undefined ? { cwd: sourceMeta.cwd } : {}),
+		},
 		now,
 	);
+	// Where the fork starts: the leaf the path ends at (a side record stands for its parent).
+	metadata.forkedFrom = { sessionId: sourceMeta.id, seq: path[path.length - 1]?.seq ?? atSeq };
 	const paths = makeSessionDir(store.home);
 	metadata.id = paths.id;
 	try {
@@ -91,26 +113,24 @@ export async function forkSession(
 				pending = [];
 				pendingBytes = 0;
 			};
-			let named = false;
 			const add = (record: StoredRecord) => {
 				applyRecord(metadata, record);
-				if (record.recordType === "session_info") named = true;
 				const line = `${serializeRecord(record)}\n`;
 				pending.push(line);
 				pendingBytes += line.length;
 				if (pendingBytes >= WRITE_BATCH_BYTES) flush();
 			};
-			const keptSeqs = kept.map((entry) => entry.seq);
-			for (const entry of kept) add(remap(readRecordAt(fd as number, entry), newSeq, keptSeqs));
-			// A name given here must outlive a rebuild, which takes the name from the log's latest session_info.
-			if (named && options.name) {
-				add({
-					recordType: "session_info",
-					schemaVersion: 1,
-					seq: kept.length + 1,
-					timestamp: now.toISOString(),
-					name: options.name,
-				});
+			const header = sessionHeaderOf(metadata);
+			for (const entry of path) {
+				const record = remap(readRecordAt(fd as number, entry), newSeq, keptSeqs);
+				add(record.seq === 1 ? withHeader(record, header) : record);
+			}
+			let seq = path.length;
+			for (const entry of labelled) {
+				const label = readRecordAt(fd as number, entry);
+				if (label.recordType !== "label") continue;
+				const { parentSeq: _dropped, ...rest } = label;
+				add({ ...rest, seq: ++seq, targetSeq: newSeq.get(label.targetSeq) as number });
 			}
 			if (pending.length > 0) flush();
 			if (store.durability === "fsync") fsyncSync(out);
@@ -118,8 +138,6 @@ export async function forkSession(
 		} finally {
 			closeSync(out);
 		}
-		if (options.name !== undefined && options.name.length > 0) metadata.name = options.name;
-		metadata.forkedFrom = { sessionId: sourceMeta.id, seq: atSeq };
 		writeMetadataFile(paths.metadata, metadata, store.durability === "fsync");
 		syncNewDirectory(paths, store.home, store.durability);
 		return metadata;
@@ -127,6 +145,18 @@ export async function forkSession(
 		rmSync(paths.dir, { recursive: true, force: true });
 		throw error;
 	}
+}
+
+function entryOf(record: StoredRecord, raw: RawLine): PathEntry {
+	return { seq: record.seq, byteOffset: raw.byteOffset, byteLength: raw.byteLength };
+}
+
+/** The first record of the fork, carrying its header right after its timestamp (where a store writes it). */
+function withHeader(record: StoredRecord, header: SessionHeader): StoredRecord {
+	if (record.recordType === "opaque") return record;
+	const { recordType, schemaVersion, seq, timestamp, ...rest } = record;
+	delete (rest as { session?: SessionHeader }).session;
+	return { recordType, schemaVersion, seq, timestamp, session: header, ...rest } as StoredRecord;
 }
 
 function readRecordAt(fd: number, entry: PathEntry): StoredRecord {
@@ -146,12 +176,12 @@ function remap(record: StoredRecord, newSeq: ReadonlyMap<number, number>, keptSe
 	}
 	const copy = { ...record, seq };
 	delete copy.parentSeq;
+	delete (copy as { session?: SessionHeader }).session;
 	if (copy.recordType === "compaction") {
 		// The context keeps the records before the compaction with seq >= firstKeptSeq: the same run here.
 		const first = keptSeqs[firstAtLeast(keptSeqs, copy.firstKeptSeq)];
 		copy.firstKeptSeq = first === undefined ? seq : Math.min(newSeq.get(first) as number, seq);
 	} else if (copy.recordType === "branch_summary") copy.fromSeq = newSeq.get(copy.fromSeq) ?? seq;
-	else if (copy.recordType === "label") copy.targetSeq = newSeq.get(copy.targetSeq) ?? seq;
 	return copy;
 }
 

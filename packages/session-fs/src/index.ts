@@ -9,7 +9,6 @@ export {
 	readLinesForward,
 } from "./line-reader.js";
 export { type LogState, loadLogState } from "./log-state.js";
-export { applyRecord, rebuildBase } from "./metadata-derive.js";
 export type { Durability, FileStoreOptions } from "./options.js";
 export { resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
 export { quickSeq } from "./read-ops.js";

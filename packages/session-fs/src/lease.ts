@@ -153,19 +153,3 @@ export async function withLease<T>(
 		await lease.release();
 	}
 }
-
-/** Runs `work` holding the lease but without opening the log for writing (repair never touches the log). */
-export async function withLockOnly<T>(
-	paths: SessionPaths,
-	options: ResolvedOptions,
-	wait: { waitMs?: number; signal?: AbortSignal },
-	work: () => Promise<T>,
-): Promise<T> {
-	const { lock, releaseMutex } = await acquireLocks(paths, options, wait);
-	try {
-		return await work();
-	} finally {
-		lock.release();
-		releaseMutex();
-	}
-}

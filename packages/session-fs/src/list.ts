@@ -96,6 +96,7 @@ function matches(metadata: SessionMetadata, options: ListOptions): boolean {
 	if (archived === "only" && metadata.archivedAt === undefined) return false;
 	if (options.source !== undefined && metadata.source !== options.source) return false;
 	if (options.identityKey !== undefined && metadata.identityKey !== options.identityKey) return false;
+	if (options.cwd !== undefined && metadata.cwd !== options.cwd) return false;
 	if (options.search !== undefined && options.search.length > 0) {
 		const needle = options.search.toLowerCase();
 		if (!metadata.id.toLowerCase().includes(needle) && !(metadata.name ?? "").toLowerCase().includes(needle)) {

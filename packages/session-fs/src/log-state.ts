@@ -1,9 +1,9 @@
 import { fstatSync, readSync } from "node:fs";
-import type { SessionMetadata } from "@agent/session-format";
+import { applyRecord, cloneMetadata, type SessionMetadata } from "@agent/session-format";
 import { readLinesBackward } from "./backward-reader.js";
 import { readLinesForward } from "./line-reader.js";
-import { applyRecord, cloneMetadata, rebuildBase } from "./metadata-derive.js";
 import { type MetadataRead, readMetadataFile } from "./metadata-file.js";
+import { MetadataRebuild } from "./metadata-rebuild.js";
 import type { SessionPaths } from "./paths.js";
 import { classifyLine } from "./record-reader.js";
 
@@ -55,18 +55,13 @@ export async function loadLogState(
 		} else {
 			const metadata = cloneMetadata(cached);
 			const replayed = await replay(fd, metadata, cached.logBytes, size, options.chunkBytes);
-			if (replayed.applied > 0) delete metadata.leafSeq; // records after a branch continued from the moved leaf
 			metadata.logBytes = replayed.completeBytes;
 			return { metadata, size, ...replayed, stored, refresh: "catch-up" };
 		}
 	}
-	const metadata = rebuildBase(paths.id, cached);
-	const replayed = await replay(fd, metadata, 0, size, options.chunkBytes);
-	metadata.logBytes = replayed.completeBytes;
-	// leafSeq is the one fact the log does not hold: keep it while it still describes this log.
-	if (cached?.leafSeq !== undefined && cached.lastSeq === metadata.lastSeq && cached.leafSeq <= metadata.lastSeq) {
-		metadata.leafSeq = cached.leafSeq;
-	}
+	const rebuild = new MetadataRebuild(paths.id, cached);
+	const replayed = await replay(fd, rebuild, 0, size, options.chunkBytes);
+	const metadata = rebuild.finish(replayed.completeBytes);
 	return {
 		metadata,
 		size,
@@ -80,7 +75,7 @@ export async function loadLogState(
 /** Replays the whole lines in [start, end) into `metadata` (a last line without LF counts when it is a record). */
 async function replay(
 	fd: number,
-	metadata: SessionMetadata,
+	into: SessionMetadata | MetadataRebuild,
 	start: number,
 	end: number,
 	chunkBytes: number | undefined,
@@ -97,7 +92,8 @@ async function replay(
 			}
 			completeBytes = raw.byteOffset + raw.byteLength + (raw.terminated ? 1 : 0);
 			if (outcome.kind === "record") {
-				applyRecord(metadata, outcome.record);
+				if (into instanceof MetadataRebuild) into.apply(outcome.record);
+				else applyRecord(into, outcome.record);
 				applied++;
 			}
 		}

@@ -1,10 +1,11 @@
-import { closeSync, openSync } from "node:fs";
+import { closeSync } from "node:fs";
+import { AgentSessionError, rebuildBase } from "@agent/session-format";
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import { type LogState, loadLogState } from "./log-state.js";
-import { rebuildBase } from "./metadata-derive.js";
 import { createMetadataFileIfAbsent, readMetadataFile } from "./metadata-file.js";
 import type { ResolvedOptions } from "./options.js";
 import type { SessionPaths } from "./paths.js";
+import { assertRealDirectory, openOwnFile, READ_FLAGS } from "./safe-files.js";
 
 /** A reader's view of a session: the log opened read-only (absent when there is no log yet) and fresh metadata. */
 export interface LogView {
@@ -18,14 +19,18 @@ export interface LogView {
  * and create it, with a link that fails rather than replace one a writer wrote meanwhile.
  */
 export async function openLogView(paths: SessionPaths, options: ResolvedOptions): Promise<LogView> {
+	assertRealDirectory(paths.dir);
 	let fd: number;
 	try {
-		fd = openSync(paths.log, "r");
+		fd = openOwnFile(paths.log, READ_FLAGS);
 	} catch (error) {
-		if (errnoCode(error) !== "ENOENT") throw storageFailure(`could not open ${paths.log} for reading`, error);
+		if (errnoCode(error) !== "ENOENT") {
+			if (error instanceof AgentSessionError) throw error;
+			throw storageFailure(`could not open ${paths.log} for reading`, error);
+		}
 		const stored = readMetadataFile(paths.metadata, paths.id);
 		if (stored.state === "missing") throw notFound(paths.id, options.home);
-		const metadata = stored.state === "ok" ? stored.metadata : rebuildBase(paths.id, undefined);
+		const metadata = stored.state === "ok" ? stored.metadata : rebuildBase(paths.id);
 		return {
 			fd: undefined,
 			state: { metadata, size: 0, completeBytes: 0, unterminated: false, stored, refresh: "fresh" },

@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, readSync, statSync } from "node:fs";
 import type { SessionMetadata } from "@agent/session-format";
 import { parseMetadataText } from "./metadata-file.js";
 import { type CachedMetadata, loadSnapshot, saveSnapshot } from "./metadata-snapshot.js";
+import { MAX_METADATA_BYTES, openOwnFile, READ_FLAGS } from "./safe-files.js";
 
 /**
  * The metadata.json files a store has read, kept while they are unchanged. metadata.json is only
@@ -72,12 +73,13 @@ export class MetadataCache {
 	private load(file: string, id: string): CachedMetadata | undefined {
 		let fd: number;
 		try {
-			fd = openSync(file, "r");
+			fd = openOwnFile(file, READ_FLAGS);
 		} catch {
 			return undefined;
 		}
 		try {
 			const stat = fstatSync(fd);
+			if (stat.size > MAX_METADATA_BYTES) return undefined;
 			if (this.buffer.length < stat.size + 1) this.buffer = Buffer.allocUnsafe(stat.size * 2);
 			let length = 0;
 			for (;;) {

@@ -1,7 +1,7 @@
 import { type SessionRecord, sessionMetadataSchema } from "@agent/session-format";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyRecord, newMetadata } from "./metadata-derive.js";
+import { applyRecord, newMetadata } from "@agent/session-format";
 import { fastMetadata } from "./metadata-fast.js";
 
 /** When the fast path answers, it is the schema's answer: same value, same key order. */

@@ -2,9 +2,7 @@ import {
 	closeSync,
 	fsyncSync,
 	linkSync,
-	openSync,
 	readdirSync,
-	readFileSync,
 	renameSync,
 	unlinkSync,
 	writeSync,
@@ -12,9 +10,9 @@ import {
 import { rename } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";
-import { errnoCode } from "./errors.js";
 import { fastMetadata } from "./metadata-fast.js";
 import { isProcessAlive } from "./process-alive.js";
+import { CREATE_FLAGS, MAX_METADATA_BYTES, openOwnFile, readOwnFileCapped } from "./safe-files.js";
 
 export type MetadataRead =
 	| { state: "ok"; metadata: SessionMetadata }
@@ -23,14 +21,9 @@ export type MetadataRead =
 
 /** Reads and checks metadata.json; never throws for a missing or damaged file (it is only a cache). */
 export function readMetadataFile(path: string, id: string): MetadataRead {
-	let text: string;
-	try {
-		text = readFileSync(path, "utf8");
-	} catch (error) {
-		if (errnoCode(error) === "ENOENT") return { state: "missing" };
-		return { state: "invalid", reason: `unreadable (${(error as Error).message})` };
-	}
-	return parseMetadataText(text, id);
+	const read = readOwnFileCapped(path, MAX_METADATA_BYTES);
+	if (read.state !== "ok") return read;
+	return parseMetadataText(read.bytes.toString("utf8"), id);
 }
 
 export function parseMetadataText(text: string, id: string): MetadataRead {
@@ -58,7 +51,7 @@ let tempCounter = 0;
 
 function writeTemp(path: string, metadata: SessionMetadata, fsync: boolean): string {
 	const temp = `${path}.${process.pid}.${++tempCounter}.tmp`;
-	const fd = openSync(temp, "w", 0o644);
+	const fd = openOwnFile(temp, CREATE_FLAGS);
 	try {
 		const bytes = Buffer.from(`${JSON.stringify(metadata, null, "\t")}\n`);
 		let written = 0;

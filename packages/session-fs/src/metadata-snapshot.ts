@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { isSessionId, type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";
+import { CREATE_FLAGS, MAX_SNAPSHOT_BYTES, makePrivateDir, openOwnFile, readOwnFileCapped } from "./safe-files.js";
 
 /** What a metadata.json file held, and the identity of the file it was read from. */
 export interface CachedMetadata {
@@ -35,7 +36,9 @@ export function loadSnapshot(path: string): Map<string, CachedMetadata> {
 	const entries = new Map<string, CachedMetadata>();
 	let items: unknown;
 	try {
-		const bytes = readFileSync(path);
+		const read = readOwnFileCapped(path, MAX_SNAPSHOT_BYTES);
+		if (read.state !== "ok") return entries;
+		const bytes = read.bytes;
 		const newline = bytes.indexOf(10);
 		if (newline < 0) return entries;
 		const header = JSON.parse(bytes.toString("utf8", 0, newline)) as Record<string, unknown>;
@@ -67,8 +70,15 @@ export function saveSnapshot(path: string, entries: Iterable<CachedMetadata>): v
 	const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
 	try {
 		// Not recursive: a home removed meanwhile is not made again for a cache.
-		if (!existsSync(dirname(path))) mkdirSync(dirname(path));
-		writeFileSync(temp, snapshotText(entries));
+		if (!existsSync(dirname(path))) makePrivateDir(dirname(path));
+		const fd = openOwnFile(temp, CREATE_FLAGS);
+		try {
+			const bytes = Buffer.from(snapshotText(entries));
+			let written = 0;
+			while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+		} finally {
+			closeSync(fd);
+		}
 		renameSync(temp, path);
 	} catch {
 		try {

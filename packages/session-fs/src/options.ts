@@ -25,6 +25,13 @@ export interface FileStoreOptions {
 	backwardChunkBytes?: number;
 	/** Bytes read per chunk when streaming forwards; default 1 MiB. */
 	forwardChunkBytes?: number;
+	/**
+	 * The longest line (one record) the store reads, and so writes: longer lines are reported and
+	 * skipped by readers instead of decoded (decoding a huge line blocks the process for seconds),
+	 * and an append that would write one is refused. Default 256 MiB; a server answering requests
+	 * sets less (see agent-sessions-server).
+	 */
+	maxLineBytes?: number;
 	/** The clock used for timestamps (tests); default `() => new Date()`. */
 	now?: () => Date;
 }
@@ -37,6 +44,7 @@ export interface ResolvedOptions {
 	metadataFlushMs: number;
 	backwardChunkBytes: number;
 	forwardChunkBytes: number;
+	maxLineBytes: number;
 	now: () => Date;
 }
 

@@ -117,17 +117,16 @@ describe("crash recovery", () => {
 		expect(JSON.parse(readFileSync(paths.metadata, "utf8"))).toMatchObject({ lastSeq: 4 });
 	});
 
-	it("a damaged metadata.json is rebuilt from the log; a moved leaf survives while it still fits the log", async () => {
+	it("a damaged metadata.json is rebuilt from the log, the moved leaf with it (a leaf_change record)", async () => {
 		const { store, id, paths } = await sessionOf(["a", "b", "c"]);
 		await store.branch(id, 2);
 		const metadata = JSON.parse(readFileSync(paths.metadata, "utf8"));
 		writeFileSync(paths.metadata, JSON.stringify({ ...metadata, logBytes: 999_999, messageCount: 42 }));
 		const rebuilt = await store.metadata(id);
-		expect(rebuilt).toMatchObject({ lastSeq: 3, messageCount: 3, leafSeq: 2, createdAt: metadata.createdAt });
+		expect(rebuilt).toMatchObject({ lastSeq: 4, messageCount: 3, leafSeq: 2, createdAt: metadata.createdAt });
 		writeFileSync(paths.metadata, "{ not json");
 		const fromLog = await store.metadata(id);
-		expect(fromLog).toMatchObject({ id, lastSeq: 3, messageCount: 3 });
-		expect(fromLog.leafSeq).toBeUndefined();
+		expect(fromLog).toMatchObject({ id, lastSeq: 4, messageCount: 3, leafSeq: 2, createdAt: metadata.createdAt });
 		expect((await store.verify(id))[0]?.problems.map((p) => p.kind)).toEqual(["metadata_drift"]);
 		const before = sha(readFileSync(paths.log));
 		const report = await store.repair(id);
@@ -146,7 +145,7 @@ describe("crash recovery", () => {
 		expect((await store.open(id)).context.messages).toHaveLength(2);
 	});
 
-	it("verify reports every kind of problem with where it is; repair fixes the metadata and never the log", async () => {
+	it("verify reports every kind of problem with where it is; repair fixes the metadata, acknowledges damaged lines and only appends", async () => {
 		const { store, id, paths } = await sessionOf(["a", "b"]);
 		const line = (fields: Record<string, unknown>) =>
 			`${JSON.stringify({ schemaVersion: 1, timestamp: "2025-01-01T00:00:00Z", ...fields })}\n`;
@@ -172,7 +171,7 @@ describe("crash recovery", () => {
 				'{"recordType":"mes',
 			].join(""),
 		);
-		const before = sha(readFileSync(paths.log));
+		const before = readFileSync(paths.log);
 		const [report] = await store.verify(id);
 		const kinds = (report?.problems ?? []).map((p) => p.kind);
 		const expected: VerifyProblemKind[] = [
@@ -191,13 +190,24 @@ describe("crash recovery", () => {
 		expect(corrupt).toMatchObject({ line: 3, byteOffset: expect.any(Number) });
 		rmSync(paths.metadata);
 		expect((await store.verify(id))[0]?.problems.map((p) => p.kind)).toContain("metadata_missing");
+		const torn = '{"recordType":"mes';
 		const repaired = await store.repair(id);
 		expect(repaired.repaired).toBe(true);
-		expect(sha(readFileSync(paths.log))).toBe(before);
-		const after = (await store.verify(id))[0]?.problems.map((p) => p.kind) ?? [];
-		expect(after).not.toContain("metadata_drift");
-		expect(after).not.toContain("metadata_missing");
-		expect(after).toContain("torn_tail");
+		expect(repaired.acknowledged).toBe(1);
+		// The log was only appended to, after the torn tail (never acknowledged) was cut off by the writer.
+		const log = readFileSync(paths.log, "utf8");
+		const kept = readFileSync(paths.log).subarray(0, before.length - torn.length);
+		expect(log.startsWith(kept.toString("utf8"))).toBe(true);
+		expect(log.slice(kept.length)).toMatch(/^\{"recordType":"damage_ack",[^\n]*"line":3,[^\n]*\n$/);
+		const after = (await store.verify(id))[0];
+		const afterKinds = after?.problems.map((p) => p.kind) ?? [];
+		expect(afterKinds).not.toContain("metadata_drift");
+		expect(afterKinds).not.toContain("metadata_missing");
+		expect(afterKinds).not.toContain("torn_tail");
+		// The damaged line, the gap it left and the parent it took are acknowledged; the rest still fails.
+		const acknowledged = new Set(after?.problems.filter((p) => p.acknowledged).map((p) => p.kind));
+		expect([...acknowledged]).toEqual(["corrupt_line", "seq_gap", "dangling_parent"]);
+		expect(after?.ok).toBe(false);
 	});
 
 	it("fork carries records it does not understand verbatim, renumbered", async () => {

@@ -1,8 +1,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { buildContext, type RecordInput, SessionTree, type StoredRecord } from "@agent/session-format";
+import {
+	buildContext,
+	type RecordInput,
+	SessionTree,
+	type StoredRecord,
+	sessionContextDefaults,
+} from "@agent/session-format";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { modelDefault } from "./metadata-derive.js";
 import { tempStore } from "./test-home.js";
 
 type Op =
@@ -10,6 +15,7 @@ type Op =
 	| { kind: "compaction"; keepFrom: number; recent: boolean }
 	| { kind: "branch"; at: number }
 	| { kind: "custom" }
+	| { kind: "side"; which: number; at: number }
 	| { kind: "corrupt"; at: number };
 
 // Positions are drawn as whole numbers and taken modulo the session's length when used.
@@ -29,6 +35,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 	},
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("branch" as const), at: position }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("custom" as const) }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("side" as const), which: fc.nat({ max: 3 }), at: position }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("corrupt" as const), at: position }) },
 );
 
@@ -63,6 +70,7 @@ async function play(ops: readonly Op[]): Promise<string> {
 						role: "toolResult",
 						toolCallId: callId,
 						toolName: "read",
+						isError: false,
 						content: [{ type: "text", text: "file" }],
 					},
 				);
@@ -76,18 +84,30 @@ async function play(ops: readonly Op[]): Promise<string> {
 			});
 			await store.append(id, batch);
 		} else if (step.kind === "compaction" && last > 0) {
-			await store.append(id, [
-				{
-					recordType: "compaction",
-					firstKeptSeq: step.recent ? Math.max(1, last - (step.keepFrom % 6)) : pick(step.keepFrom, last),
-					summary: `summary at ${last}`,
-					tokensBefore: last,
-					readFiles: [],
-					modifiedFiles: [],
-				},
-			]);
+			// A firstKeptSeq off the active path (or damaged) is refused: that compaction did not happen.
+			await store
+				.append(id, [
+					{
+						recordType: "compaction",
+						firstKeptSeq: step.recent ? Math.max(1, last - (step.keepFrom % 6)) : pick(step.keepFrom, last),
+						summary: `summary at ${last}`,
+						tokensBefore: last,
+						readFiles: [],
+						modifiedFiles: [],
+					},
+				])
+				.catch((error: Error & { code?: string }) => {
+					if (error.code !== "INVALID_RECORD") throw error;
+				});
 		} else if (step.kind === "branch" && last > 0) {
-			await store.branch(id, pick(step.at, last));
+			// A seq that is damaged or a side record is refused: that is a branch that did not happen.
+			await store.branch(id, pick(step.at, last)).catch(() => undefined);
+		} else if (step.kind === "side") {
+			// Side records (names, labels, archive changes, uptime) between turns: never on a path.
+			if (step.which === 0) await store.rename(id, `name ${step.at}`);
+			else if (step.which === 1 && last > 0) await store.label(id, pick(step.at, last), `label ${step.at}`);
+			else if (step.which === 2) await (step.at % 2 === 0 ? store.archive(id) : store.unarchive(id));
+			else await store.addUptime(id, step.at % 7);
 		} else if (step.kind === "custom") {
 			await store.append(id, [{ recordType: "custom", customType: "state", data: { last } }]);
 		} else if (step.kind === "corrupt" && last > 0) {
@@ -108,43 +128,62 @@ async function readAll(id: string): Promise<StoredRecord[]> {
 	return out;
 }
 
+/** What a full forward scan of the log says `open` must return: the tree of every record, the log's own defaults. */
+async function expectOpenEqualsForwardScan(id: string, leafPick: number | undefined): Promise<void> {
+	const metadata = await store.metadata(id);
+	const records = await readAll(id);
+	const tree = new SessionTree(records);
+	const existing = tree.records().map((record) => record.seq);
+	const leafSeq = leafPick === undefined || existing.length === 0 ? undefined : existing[leafPick % existing.length];
+	const activeLeaf = leafSeq ?? tree.activeLeaf();
+	const session = sessionContextDefaults(tree.get(1), metadata);
+	const expected =
+		activeLeaf === null ? buildContext([], session) : buildContext(tree, { leafSeq: activeLeaf, ...session });
+	const fullPath = activeLeaf === null ? [] : tree.path(activeLeaf);
+	const compaction = [...fullPath].reverse().find((record) => record.recordType === "compaction");
+	const expectedPath =
+		compaction?.recordType === "compaction"
+			? fullPath.filter((record) => record.seq >= compaction.firstKeptSeq)
+			: fullPath;
+	const opened = await store.open(id, leafSeq === undefined ? {} : { leafSeq });
+	expect(opened.context).toEqual(expected);
+	expect(opened.path).toEqual(expectedPath);
+}
+
 describe("resume reads backwards only as far as the live context needs", () => {
+	it("open equals the full forward scan when the first records are damaged (the counterexample of seed -493231381)", async () => {
+		// A turn, then its assistant message and its first line (carrying the session header) damaged
+		// in place: the cached metadata still names the model the damaged lines set.
+		const ops: Op[] = [
+			{ kind: "turn", text: "", tool: false },
+			{ kind: "corrupt", at: 21 },
+			{ kind: "corrupt", at: 0 },
+		];
+		await expectOpenEqualsForwardScan(await play(ops), undefined);
+	});
+
+	it("open equals the full forward scan when a compaction keeps records after a model was set before it", async () => {
+		const { id } = await store.create({ model: "faux/creation" });
+		await store.append(id, [
+			{ recordType: "model_change", provider: "faux", modelId: "switched" },
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "a" }] },
+			{ recordType: "custom", customType: "state", data: 1 },
+		]);
+		await store.append(id, [
+			{ recordType: "compaction", firstKeptSeq: 3, summary: "s", tokensBefore: 1, readFiles: [], modifiedFiles: [] },
+		]);
+		await expectOpenEqualsForwardScan(id, undefined);
+		expect((await store.open(id)).context.model).toEqual({ provider: "faux", modelId: "switched" });
+	});
+
 	it("open equals the full forward scan (SessionTree + buildContext) on random trees, compactions, bad lines and leaves", async () => {
 		await fc.assert(
 			fc.asyncProperty(
 				fc.array(op, { minLength: 1, maxLength: 25 }),
 				fc.option(position, { nil: undefined }),
-				async (ops, leafPick) => {
-					const id = await play(ops);
-					const metadata = await store.metadata(id);
-					const records = await readAll(id);
-					const tree = new SessionTree(records);
-					const existing = tree.records().map((record) => record.seq);
-					const leafSeq =
-						leafPick === undefined || existing.length === 0 ? undefined : existing[leafPick % existing.length];
-					const activeLeaf = leafSeq ?? tree.activeLeaf(metadata.leafSeq);
-					const model = modelDefault(metadata.model);
-					const expected =
-						activeLeaf === null
-							? buildContext([], { systemPrompt: "sys" })
-							: buildContext(tree, {
-									leafSeq: activeLeaf,
-									systemPrompt: "sys",
-									defaults: model ? { model } : {},
-								});
-					const fullPath = activeLeaf === null ? [] : tree.path(activeLeaf);
-					const compaction = [...fullPath].reverse().find((record) => record.recordType === "compaction");
-					const expectedPath =
-						compaction?.recordType === "compaction"
-							? fullPath.filter((record) => record.seq >= compaction.firstKeptSeq)
-							: fullPath;
-
-					const opened = await store.open(id, leafSeq === undefined ? {} : { leafSeq });
-					expect(opened.context).toEqual(expected);
-					expect(opened.path).toEqual(expectedPath);
-				},
+				async (ops, leafPick) => expectOpenEqualsForwardScan(await play(ops), leafPick),
 			),
-			{ numRuns: 150 },
+			{ numRuns: Number(process.env.PROPERTY_RUNS ?? 150) },
 		);
 	});
 });

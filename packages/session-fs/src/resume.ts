@@ -1,32 +1,32 @@
 import {
 	buildContextFromPath,
+	cloneMetadata,
 	type OpenedSession,
 	type OpenOptions,
 	type SessionContext,
 	type SessionMetadata,
 	type StoredRecord,
+	sessionContextDefaults,
 } from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
+import { readFirstRecord } from "./first-record.js";
 import type { LogView } from "./log-view.js";
-import { cloneMetadata, modelDefault } from "./metadata-derive.js";
-import { walkPathBackward } from "./path-walk.js";
+import { type BackwardPath, walkPathBackward } from "./path-walk.js";
 
-/** Resume: metadata, the live part of the path, and the context built from it. */
+/**
+ * Resume: metadata, the live part of the path, and the context built from it. The active leaf
+ * and the context's defaults come from the log itself (its last records, its first line), never
+ * from metadata.json alone, so a resume gives what a full forward scan of the log gives.
+ */
 export async function resumeSession(
 	view: LogView,
 	options: OpenOptions,
 	read: { chunkBytes: number; where: string },
 ): Promise<OpenedSession> {
 	const metadata = view.state.metadata;
-	const leafSeq = options.leafSeq ?? metadata.leafSeq ?? metadata.lastSeq;
-	if (!Number.isInteger(leafSeq) || leafSeq < 0 || leafSeq > metadata.lastSeq) {
-		throw invalidArgument(
-			`cannot open session ${metadata.id} at seq ${String(leafSeq)}: it holds seqs 1..${metadata.lastSeq}`,
-		);
-	}
-	const walk = async (leaf: number, leafFallsBack = false) =>
+	const walk = async (leaf: number, leafFallsBack: boolean): Promise<BackwardPath<StoredRecord>> =>
 		view.fd === undefined || leaf === 0
-			? []
+			? { items: [] }
 			: await walkPathBackward(
 					view.fd,
 					{
@@ -40,35 +40,60 @@ export async function resumeSession(
 					},
 					(record) => record,
 				);
-	const moved = options.leafSeq === undefined && leafSeq !== metadata.lastSeq;
-	// The default leaf is the last readable record (as SessionTree.activeLeaf), even when the last line is damaged.
-	let path = await walk(leafSeq, options.leafSeq === undefined && !moved);
-	if (path.length === 0 && leafSeq > 0) {
-		if (options.leafSeq !== undefined) {
+	let walked: BackwardPath<StoredRecord>;
+	if (options.leafSeq !== undefined) {
+		const leafSeq = options.leafSeq;
+		if (!Number.isInteger(leafSeq) || leafSeq < 0 || leafSeq > metadata.lastSeq) {
+			throw invalidArgument(
+				`cannot open session ${metadata.id} at seq ${String(leafSeq)}: it holds seqs 1..${metadata.lastSeq}`,
+			);
+		}
+		walked = await walk(leafSeq, false);
+		if (walked.start === undefined && leafSeq > 0) {
 			throw invalidArgument(`cannot open session ${metadata.id} at seq ${leafSeq}: no readable record has that seq`);
 		}
-		// A moved leaf whose line is unreadable: fall back to the last record, as SessionTree.activeLeaf does.
-		if (moved) path = await walk(metadata.lastSeq, true);
+	} else {
+		// The active leaf: the last readable record, or the leaf a side record there stands for.
+		walked = await walk(metadata.lastSeq, true);
+		const legacy = legacyLeaf(metadata, walked);
+		if (legacy !== undefined) {
+			const moved = await walk(legacy, false);
+			if (moved.start !== undefined) walked = moved;
+		}
 	}
-	return { metadata: cloneMetadata(metadata), path, context: contextOf(path, metadata, options) };
+	const path = walked.items;
+	const first = path[0]?.seq === 1 ? path[0] : view.fd === undefined ? undefined : await readFirstRecord(view.fd, view.state.size);
+	return { metadata: cloneMetadata(metadata), path, context: contextOf(path, first, metadata, options) };
 }
 
 /**
- * The context of an opened path: the session's system prompt unless the caller gives one, and
- * its model and thinking level where the (possibly partial) path sets none.
+ * A leaf moved by "branch" before leaf moves were records lives only in metadata.json's leafSeq.
+ * A store now never leaves leafSeq set while the last record is a tree node (a node is the active
+ * leaf), so that combination can only be such an old move, and it is honoured as before.
+ */
+function legacyLeaf(metadata: SessionMetadata, walked: BackwardPath<StoredRecord>): number | undefined {
+	const leaf = metadata.leafSeq;
+	const start = walked.start;
+	if (leaf === undefined || start === undefined || start.side || start.seq !== metadata.lastSeq) return undefined;
+	return leaf === start.seq ? undefined : leaf;
+}
+
+/**
+ * The context of an opened path: the caller's system prompt, else the session's; the session's
+ * model where the path sets none. Both from the session header on the log's first record (see
+ * sessionContextDefaults), which `first` is when it has seq 1.
  */
 export function contextOf(
 	path: readonly StoredRecord[],
+	first: StoredRecord | undefined,
 	metadata: SessionMetadata,
 	options: OpenOptions,
 ): SessionContext {
-	const model = modelDefault(metadata.model);
+	const session = sessionContextDefaults(first, metadata);
+	const systemPrompt = options.systemPrompt ?? session.systemPrompt;
 	return buildContextFromPath(path, {
 		ephemeral: options.ephemeral,
-		systemPrompt: options.systemPrompt ?? metadata.systemPromptOverride,
-		defaults: {
-			...(model ? { model } : {}),
-			...(metadata.thinkingLevel !== undefined ? { thinkingLevel: metadata.thinkingLevel } : {}),
-		},
+		...(systemPrompt !== undefined ? { systemPrompt } : {}),
+		...(session.defaults ? { defaults: session.defaults } : {}),
 	});
 }

@@ -1,21 +1,17 @@
-import { closeSync, fsyncSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, fsyncSync, openSync } from "node:fs";
 import { newSessionId } from "@agent/session-format";
 import { errnoCode, storageFailure } from "./errors.js";
 import type { Durability } from "./options.js";
 import { type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
+import { CREATE_FLAGS, DIR_READ_FLAGS, makePrivateDir, openOwnFile } from "./safe-files.js";
 
 /** Makes the directory of a new session under a fresh id (ids come only from here, never from callers). */
 export function makeSessionDir(home: string): SessionPaths {
-	const root = sessionsRoot(home);
-	try {
-		mkdirSync(root, { recursive: true });
-	} catch (error) {
-		throw storageFailure(`could not create ${root}; check that the store's home is writable`, error);
-	}
+	const root = makeSessionsRoot(home);
 	for (let attempt = 0; ; attempt++) {
 		const paths = sessionPaths(home, newSessionId());
 		try {
-			mkdirSync(paths.dir);
+			makePrivateDir(paths.dir);
 			return paths;
 		} catch (error) {
 			if (errnoCode(error) !== "EEXIST" || attempt > 10) {
@@ -25,10 +21,22 @@ export function makeSessionDir(home: string): SessionPaths {
 	}
 }
 
-/** Opens the new, not yet existing, log of a session for writing. */
+/** The store's home and its sessions directory, made private (0700) when this makes them. */
+export function makeSessionsRoot(home: string): string {
+	const root = sessionsRoot(home);
+	try {
+		makePrivateDir(home, { recursive: true });
+		makePrivateDir(root, { recursive: true });
+	} catch (error) {
+		throw storageFailure(`could not create ${root}; check that the store's home is writable`, error);
+	}
+	return root;
+}
+
+/** Opens the new, not yet existing, log of a session for writing (mode 0600). */
 export function createLog(paths: SessionPaths): number {
 	try {
-		return openSync(paths.log, "wx", 0o644);
+		return openOwnFile(paths.log, CREATE_FLAGS);
 	} catch (error) {
 		throw storageFailure(`could not create ${paths.log}`, error);
 	}
@@ -38,7 +46,7 @@ export function createLog(paths: SessionPaths): number {
 export function syncNewDirectory(paths: SessionPaths, home: string, durability: Durability): void {
 	if (durability !== "fsync") return;
 	for (const dir of [paths.dir, sessionsRoot(home)]) {
-		const fd = openSync(dir, "r");
+		const fd = openSync(dir, DIR_READ_FLAGS);
 		try {
 			fsyncSync(fd);
 		} finally {

@@ -1,8 +1,11 @@
-import { closeSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { closeSync, lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
 	type AppendOptions,
 	type AppendResult,
+	cloneMetadata,
+	isSideRecord,
+	newMetadata,
 	type CreateSessionOptions,
 	type ForkOptions,
 	type ListOptions,
@@ -24,12 +27,11 @@ import { iterate, openInMemory } from "./deferred-reads.js";
 import { invalidArgument, PREFIX, storageFailure } from "./errors.js";
 import { keepFileSizeSignalHarmless } from "./file-size-signal.js";
 import { forkSession } from "./fork.js";
-import { acquireLease, withLease, withLockOnly } from "./lease.js";
-import { DEFAULT_FORWARD_CHUNK } from "./line-reader.js";
+import { acquireLease, withLease } from "./lease.js";
+import { DEFAULT_FORWARD_CHUNK, DEFAULT_MAX_LINE_BYTES } from "./line-reader.js";
 import { holdsSession, pageOf, readAllMetadata } from "./list.js";
 import { closeLogView, openLogView, withLogView } from "./log-view.js";
 import { MetadataCache } from "./metadata-cache.js";
-import { cloneMetadata, newMetadata } from "./metadata-derive.js";
 import { writeMetadataFile } from "./metadata-file.js";
 import { acquireMutex } from "./mutex.js";
 import { DEFAULT_STALE_LEASE_MS, defaultWaitMs, type FileStoreOptions, type ResolvedOptions } from "./options.js";
@@ -39,6 +41,10 @@ import { resumeSession } from "./resume.js";
 import { createLog, makeSessionDir, syncNewDirectory } from "./session-files.js";
 import { checkCreateOptions, checkName, checkSeconds } from "./validate-args.js";
 import { verifySession } from "./verify.js";
+
+function isSymbolicLink(path: string): boolean {
+	return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+}
 
 /** The filesystem SessionStore: `<home>/sessions/<ULID>/session.jsonl` + `metadata.json`. */
 export class FileSessionStore implements SessionStore {
@@ -64,6 +70,7 @@ export class FileSessionStore implements SessionStore {
 			metadataFlushMs: options.metadataFlushMs ?? 100,
 			backwardChunkBytes: options.backwardChunkBytes ?? DEFAULT_BACKWARD_CHUNK,
 			forwardChunkBytes: options.forwardChunkBytes ?? DEFAULT_FORWARD_CHUNK,
+			maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
 			now: options.now ?? (() => new Date()),
 		};
 	}
@@ -172,17 +179,24 @@ export class FileSessionStore implements SessionStore {
 
 	async branch(id: string, atSeq: number): Promise<SessionMetadata> {
 		const paths = await this.materialized(id);
-		return withLease(paths, this.options, {}, (writer) =>
-			writer.updateMetadata((metadata) => {
-				if (!Number.isInteger(atSeq) || atSeq < 1 || atSeq > metadata.lastSeq) {
-					throw invalidArgument(
-						`cannot branch session ${id} at seq ${atSeq}: it holds seqs 1..${metadata.lastSeq}; pick one of those`,
-					);
-				}
-				if (atSeq === metadata.lastSeq) delete metadata.leafSeq;
-				else metadata.leafSeq = atSeq;
-			}),
-		);
+		const result = await withLease(paths, this.options, {}, async (writer) => {
+			const lastSeq = writer.current.lastSeq;
+			if (!Number.isInteger(atSeq) || atSeq < 1 || atSeq > lastSeq) {
+				throw invalidArgument(
+					`cannot branch session ${id} at seq ${atSeq}: it holds seqs 1..${lastSeq}; pick one of those`,
+				);
+			}
+			const target = await writer.findRecord(atSeq);
+			if (!target) throw invalidArgument(`cannot branch session ${id} at seq ${atSeq}: no readable record has that seq`);
+			if (isSideRecord(target)) {
+				throw invalidArgument(
+					`cannot branch session ${id} at seq ${atSeq}: it is a ${target.recordType} record, which belongs to no branch; pick a message`,
+				);
+			}
+			if (atSeq === (writer.current.leafSeq ?? lastSeq)) return { records: [], metadata: cloneMetadata(writer.current) };
+			return writer.append([{ recordType: "leaf_change", parentSeq: atSeq }]);
+		});
+		return result.metadata;
 	}
 
 	async rename(id: string, name: string): Promise<SessionMetadata> {
@@ -204,23 +218,22 @@ export class FileSessionStore implements SessionStore {
 	}
 
 	async archive(id: string): Promise<SessionMetadata> {
-		const at = this.options.now().toISOString();
-		return this.changeMetadata(id, (metadata) => {
-			metadata.archivedAt ??= at;
+		return this.appendUnless(id, (metadata) => metadata.archivedAt !== undefined, {
+			recordType: "archive_change",
+			archived: true,
 		});
 	}
 
 	async unarchive(id: string): Promise<SessionMetadata> {
-		return this.changeMetadata(id, (metadata) => {
-			delete metadata.archivedAt;
+		return this.appendUnless(id, (metadata) => metadata.archivedAt === undefined, {
+			recordType: "archive_change",
+			archived: false,
 		});
 	}
 
 	async addUptime(id: string, seconds: number): Promise<SessionMetadata> {
 		checkSeconds(seconds);
-		return this.changeMetadata(id, (metadata) => {
-			metadata.uptimeSeconds = (metadata.uptimeSeconds ?? 0) + seconds;
-		});
+		return this.appendUnless(id, () => seconds === 0, { recordType: "uptime", seconds });
 	}
 
 	/** Deletes the session under its lease: the directory is renamed away first, so readers see it whole or not at all. */
@@ -254,19 +267,39 @@ export class FileSessionStore implements SessionStore {
 		if (id !== undefined) return [await this.verifyOne(id)];
 		const reports: VerifyReport[] = [];
 		for (const sessionId of this.sessionIdsOnDisk()) {
-			if (!holdsSession(this.pathsOf(sessionId).dir)) continue;
+			const paths = this.pathsOf(sessionId);
+			if (!isSymbolicLink(paths.dir) && !holdsSession(paths.dir)) continue;
 			reports.push(await this.verifyOne(sessionId));
 		}
 		return reports;
 	}
 
-	/** Rebuilds metadata.json from the log under the lease; the log itself is never touched. */
+	/**
+	 * Under the lease (whose writer cuts a torn tail off first): acknowledges each damaged line in
+	 * the middle of the log with a damage_ack record, and rebuilds metadata.json from the log. The
+	 * log is only appended to. Verify passes afterwards unless something else is wrong.
+	 */
 	async repair(id: string): Promise<VerifyReport> {
 		const paths = await this.materialized(id);
-		return withLockOnly(paths, this.options, {}, async () => {
-			const { report, rebuilt } = await verifySession(paths, this.home, this.options.forwardChunkBytes);
-			writeMetadataFile(paths.metadata, rebuilt, this.options.durability === "fsync");
-			return { ...report, repaired: true };
+		return withLease(paths, this.options, {}, async (writer) => {
+			const first = await verifySession(paths, this.home, this.verifyOptions());
+			const acks = first.unacknowledged.map(
+				(line): RecordInput => ({
+					recordType: "damage_ack",
+					line: line.line,
+					byteOffset: line.byteOffset,
+					reason: line.reason.slice(0, 500),
+				}),
+			);
+			if (acks.length > 0) await writer.append(acks);
+			const outcome = acks.length > 0 ? await verifySession(paths, this.home, this.verifyOptions()) : first;
+			if (outcome.rebuilt) writer.replaceMetadata(outcome.rebuilt);
+			const report: VerifyReport = { ...outcome.report, repaired: true };
+			if (acks.length > 0) report.acknowledged = acks.length;
+			// What repair fixes (the metadata) no longer counts against it.
+			report.problems = report.problems.filter((problem) => !problem.kind.startsWith("metadata_"));
+			report.ok = report.problems.every((problem) => problem.kind === "opaque_record" || problem.acknowledged);
+			return report;
 		});
 	}
 
@@ -274,7 +307,11 @@ export class FileSessionStore implements SessionStore {
 		const paths = this.pathsOf(id);
 		const pending = this.deferred.get(id);
 		if (pending) return { sessionId: id, ok: true, problems: [], records: pending.records.length, bytes: 0 };
-		return (await verifySession(paths, this.home, this.options.forwardChunkBytes)).report;
+		return (await verifySession(paths, this.home, this.verifyOptions())).report;
+	}
+
+	private verifyOptions(): { chunkBytes: number; maxLineBytes: number } {
+		return { chunkBytes: this.options.forwardChunkBytes, maxLineBytes: this.options.maxLineBytes };
 	}
 
 	private sessionIdsOnDisk(): string[] {
@@ -292,9 +329,16 @@ export class FileSessionStore implements SessionStore {
 		return withLease(paths, this.options, {}, (writer) => writer.append([record]));
 	}
 
-	private async changeMetadata(id: string, change: (metadata: SessionMetadata) => void): Promise<SessionMetadata> {
+	/** Appends `record` under the lease unless `already` says the log says so already. */
+	private async appendUnless(
+		id: string,
+		already: (metadata: SessionMetadata) => boolean,
+		record: RecordInput,
+	): Promise<SessionMetadata> {
 		const paths = await this.materialized(id);
-		return withLease(paths, this.options, {}, (writer) => writer.updateMetadata(change));
+		return withLease(paths, this.options, {}, async (writer) =>
+			already(writer.current) ? cloneMetadata(writer.current) : (await writer.append([record])).metadata,
+		);
 	}
 
 	/** The session's paths, after writing it out if it was deferred (every operation but append and reads needs files). */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -11,13 +11,27 @@ export function tempStore(options: Omit<FileStoreOptions, "home"> = {}): {
 	home: string;
 	store: FileSessionStore;
 	cleanup(): Promise<void>;
+	dropCaches(): Promise<FileSessionStore>;
 } {
 	const home = mkdtempSync(join(tmpdir(), "session-fs-"));
 	return {
 		home,
 		store: createFileStore({ ...options, home }),
 		cleanup: async () => rmSync(home, { recursive: true, force: true }),
+		dropCaches: async () => {
+			dropCachesOf(home);
+			return createFileStore({ ...options, home });
+		},
 	};
+}
+
+/** Deletes every cache of a store's home: each session's metadata.json and the cache directory. */
+export function dropCachesOf(home: string): void {
+	const sessions = join(home, "sessions");
+	for (const id of existsSync(sessions) ? readdirSync(sessions) : []) {
+		rmSync(join(sessions, id, "metadata.json"), { force: true });
+	}
+	rmSync(join(home, "cache"), { recursive: true, force: true });
 }
 
 /**

@@ -1,8 +1,26 @@
-import type { CreateSessionOptions } from "@agent/session-format";
+import { type CreateSessionOptions, FIELD_LIMITS } from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
+
+/** Caps on what a session is created with: facts that are shown, listed and matched, never payloads. */
+const CREATE_LIMITS = {
+	name: FIELD_LIMITS.title,
+	model: FIELD_LIMITS.name * 2,
+	cronJobId: FIELD_LIMITS.name,
+	identityKey: FIELD_LIMITS.id,
+	cwd: 4096,
+	systemPromptOverride: 1 << 20,
+} as const;
 
 export function checkCreateOptions(options: CreateSessionOptions): void {
 	if (typeof options !== "object" || options === null) throw invalidArgument("create takes an options object");
+	for (const [key, max] of Object.entries(CREATE_LIMITS)) {
+		const value = (options as Record<string, unknown>)[key];
+		if (value === undefined) continue;
+		if (typeof value !== "string") throw invalidArgument(`${key} must be a string, got ${typeof value}`);
+		if (value.length > max) {
+			throw invalidArgument(`${key} is ${value.length} characters long; at most ${max} are allowed`);
+		}
+	}
 	if (options.source !== undefined && options.source !== "interactive" && options.source !== "cron") {
 		throw invalidArgument(`source must be "interactive" or "cron", got ${JSON.stringify(options.source)}`);
 	}
@@ -25,6 +43,9 @@ export function checkCreateOptions(options: CreateSessionOptions): void {
 
 export function checkName(name: unknown): void {
 	if (typeof name !== "string") throw invalidArgument(`a session name must be a string, got ${typeof name}`);
+	if (name.length > CREATE_LIMITS.name) {
+		throw invalidArgument(`a session name is at most ${CREATE_LIMITS.name} characters long, got ${name.length}`);
+	}
 }
 
 export function checkSeconds(seconds: unknown): void {

@@ -1,5 +1,6 @@
-import { appendFileSync, fdatasync, ftruncateSync, readSync, writeSync } from "node:fs";
+import { closeSync, fdatasync, ftruncateSync, readSync, writeSync } from "node:fs";
 import { storageFailure } from "./errors.js";
+import { openOwnFile, SIDE_APPEND_FLAGS } from "./safe-files.js";
 
 /** UTF-8 encoding space reused by appends (they are synchronous, so one at a time uses it). */
 let scratch = Buffer.allocUnsafe(64 << 10);
@@ -58,5 +59,12 @@ export function copyRange(fd: number, from: number, to: number, target: string):
 	const header = Buffer.from(
 		`\n--- ${to - from} torn bytes cut at offset ${from} on ${new Date().toISOString()} ---\n`,
 	);
-	appendFileSync(target, Buffer.concat([header, bytes.subarray(0, read)]));
+	const out = openOwnFile(target, SIDE_APPEND_FLAGS);
+	try {
+		const all = Buffer.concat([header, bytes.subarray(0, read)]);
+		let written = 0;
+		while (written < all.length) written += writeSync(out, all, written, all.length - written);
+	} finally {
+		closeSync(out);
+	}
 }

@@ -1,16 +1,47 @@
-import { closeSync, ftruncateSync, openSync, readSync } from "node:fs";
-import { type AppendResult, type RecordInput, recordLine, type SessionMetadata } from "@agent/session-format";
+import { closeSync, ftruncateSync, readSync } from "node:fs";
+import {
+	AgentSessionError,
+	InvalidRecordError,
+	type AppendResult,
+	applyRecord,
+	cloneMetadata,
+	type RecordInput,
+	recordLine,
+	type SessionMetadata,
+	type StoredRecord,
+} from "@agent/session-format";
+import { readLinesBackward } from "./backward-reader.js";
 import { prepareBatch } from "./batch.js";
-import { errnoCode, leaseLost, notFound, storageFailure } from "./errors.js";
+import { checkCompactions } from "./compaction-check.js";
+import { errnoCode, leaseLost, notFound, PREFIX, storageFailure } from "./errors.js";
 import type { HeldLock } from "./file-lock.js";
 import { loadLogState } from "./log-state.js";
-import { applyRecord, cloneMetadata } from "./metadata-derive.js";
 import { removeDeadWritersTemps, writeMetadataFile, writeMetadataFileInBackground } from "./metadata-file.js";
 import type { ResolvedOptions } from "./options.js";
 import type { SessionPaths } from "./paths.js";
+import { classifyLine } from "./record-reader.js";
+import { APPEND_FLAGS, assertRealDirectory, openOwnFile } from "./safe-files.js";
 import { appendAll, copyRange, datasync } from "./write-bytes.js";
 
 const NEWLINE = Buffer.from("\n");
+
+/**
+ * Refuses a batch holding a line longer than readers decode (maxLineBytes): it could be written
+ * but never read back. Nothing of the batch is written.
+ */
+function checkLineLengths(lines: readonly string[], maxLineBytes: number): void {
+	for (let index = 0; index < lines.length; index++) {
+		const line = lines[index] as string;
+		// A UTF-16 code unit is at most 3 bytes of UTF-8: most lines need no exact count.
+		if (line.length * 3 <= maxLineBytes) continue;
+		const bytes = Buffer.byteLength(line) - 1;
+		if (bytes <= maxLineBytes) continue;
+		throw new InvalidRecordError(
+			`${PREFIX} record ${index + 1} of the batch is ${bytes} bytes as a line, more than the ${maxLineBytes} this store reads back (maxLineBytes); keep large payloads (files, images) outside the log and refer to them`,
+			{ path: "", index },
+		);
+	}
+}
 const PROBE = Buffer.alloc(1);
 
 /**
@@ -40,9 +71,11 @@ export class SessionWriter {
 	static async open(paths: SessionPaths, lock: HeldLock, options: ResolvedOptions): Promise<SessionWriter> {
 		let fd: number;
 		try {
-			fd = openSync(paths.log, "a+");
+			assertRealDirectory(paths.dir);
+			fd = openOwnFile(paths.log, APPEND_FLAGS);
 		} catch (error) {
 			if (errnoCode(error) === "ENOENT") throw notFound(paths.id, options.home);
+			if (error instanceof AgentSessionError) throw error;
 			throw storageFailure(`could not open ${paths.log} for appending`, error);
 		}
 		try {
@@ -107,7 +140,15 @@ export class SessionWriter {
 		if (this.grewBehindOurBack()) await this.refresh();
 		const records = prepareBatch(this.metadata, inputs, this.options.now().toISOString());
 		if (records.length === 0) return { records, metadata: cloneMetadata(this.metadata) };
-		const text = records.map(recordLine).join("");
+		await checkCompactions(records, {
+			fd: this.fd,
+			end: this.logBytes,
+			where: `${PREFIX} session ${this.paths.id} (${this.paths.log})`,
+			chunkBytes: this.options.backwardChunkBytes,
+		});
+		const lines = records.map(recordLine);
+		checkLineLengths(lines, this.options.maxLineBytes);
+		const text = lines.join("");
 		const what = `${records.length} record${records.length === 1 ? "" : "s"} to session ${this.paths.id}`;
 		const length = appendAll(this.fd, text, this.logBytes, what);
 		if (this.options.durability === "fsync") {
@@ -124,7 +165,6 @@ export class SessionWriter {
 		}
 		this.logBytes += length;
 		for (const record of records) applyRecord(this.metadata, record);
-		delete this.metadata.leafSeq;
 		this.metadata.logBytes = this.logBytes;
 		this.dirty = true;
 		return { records, metadata: cloneMetadata(this.metadata) };
@@ -139,19 +179,24 @@ export class SessionWriter {
 		return readSync(this.fd, PROBE, 0, 1, this.logBytes) !== 0;
 	}
 
-	/** Changes metadata-only facts (archive, uptime, a moved leaf) and writes them at once. */
-	async updateMetadata(change: (metadata: SessionMetadata) => void): Promise<SessionMetadata> {
-		if (this.lock.isCompromised() || (this.lock.refreshOverdue() && !(await this.lock.confirm()))) {
-			throw leaseLost(this.paths.id);
+	/** The record with seq `seq`, read from the end of the log backwards; undefined when no readable line has it. */
+	async findRecord(seq: number): Promise<StoredRecord | undefined> {
+		for await (const batch of readLinesBackward(this.fd, { end: this.logBytes, chunkBytes: this.options.backwardChunkBytes })) {
+			for (const raw of batch) {
+				const outcome = classifyLine(raw);
+				if (outcome.kind !== "record") continue;
+				if (outcome.record.seq === seq) return outcome.record;
+				if (outcome.record.seq < seq) return undefined;
+			}
 		}
-		await this.settle();
-		if (this.grewBehindOurBack()) await this.refresh();
-		const next = cloneMetadata(this.metadata);
-		change(next);
-		this.writeMetadata(next);
-		this.metadata = next;
-		this.dirty = false;
-		return cloneMetadata(next);
+		return undefined;
+	}
+
+	/** Replaces the metadata this writer keeps (repair's rebuild from the whole log); written on the next flush. */
+	replaceMetadata(metadata: SessionMetadata): void {
+		this.metadata = cloneMetadata(metadata);
+		this.metadata.logBytes = this.logBytes;
+		this.dirty = true;
 	}
 
 	get needsFlush(): boolean {

@@ -182,6 +182,7 @@ export function describeAppend(context: SuiteContext): void {
 					role: "toolResult",
 					toolCallId: "tc_1",
 					toolName: "write",
+					isError: false,
 					content: [{ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }],
 				},
 				user(big),

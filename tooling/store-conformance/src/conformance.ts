@@ -6,6 +6,7 @@ import type { MakeStore, StoreHandle, SuiteContext } from "./fixtures.js";
 import { describeIds } from "./ids.js";
 import { describeLease } from "./lease.js";
 import { describeLifecycle } from "./lifecycle.js";
+import { describeLogIsTruth } from "./log-is-truth.js";
 import { describeList } from "./list.js";
 import { describeOpen } from "./open.js";
 import { describeRead } from "./read.js";
@@ -43,5 +44,9 @@ export function runStoreConformance(name: string, makeStore: MakeStore): void {
 		describeLifecycle(context);
 		describeLease(context);
 		describeVerify(context);
+		describeLogIsTruth(context, () => {
+			if (!handle) throw new Error("the conformance suite's store is used outside a test");
+			return handle;
+		});
 	});
 }

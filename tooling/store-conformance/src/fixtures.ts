@@ -5,6 +5,13 @@ import { expect } from "vitest";
 export interface StoreHandle {
 	store: SessionStore;
 	cleanup(): Promise<void>;
+	/**
+	 * Throws away everything the backend keeps besides the records themselves (on disk: every
+	 * metadata.json and the cache directory), as a crash or an operator might; the log is the whole
+	 * truth, so the store must answer every call as before. Returns the store to use afterwards (a
+	 * new instance, so no in-memory cache survives either).
+	 */
+	dropCaches(): Promise<SessionStore>;
 }
 
 export type MakeStore = () => Promise<StoreHandle>;
@@ -56,7 +63,14 @@ export function assistant(
 }
 
 export function toolResult(toolCallId: string, text: string): RecordInput {
-	return { recordType: "message", role: "toolResult", toolCallId, toolName: "bash", content: [{ type: "text", text }] };
+	return {
+		recordType: "message",
+		role: "toolResult",
+		toolCallId,
+		toolName: "bash",
+		isError: false,
+		content: [{ type: "text", text }],
+	};
 }
 
 export function compaction(firstKeptSeq: number, summary: string): RecordInput {

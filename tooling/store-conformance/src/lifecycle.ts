@@ -13,7 +13,15 @@ export function describeLifecycle(context: SuiteContext): void {
 			const back = await store.unarchive(id);
 			expect(back.archivedAt).toBeUndefined();
 			expect((await store.list()).sessions.map((s) => s.id)).toEqual([id]);
-			expect((await readAllRecords(store, id)).map(textOf)).toEqual(["a"]);
+			const records = await readAllRecords(store, id);
+			expect(records.filter((r) => r.recordType === "message").map(textOf)).toEqual(["a"]);
+			// Both changes are archive_change records: the log holds the archive state.
+			expect(records.filter((r) => r.recordType === "archive_change").map((r) => r.seq)).toEqual([2, 3]);
+			// Archiving twice writes nothing more.
+			await store.archive(id);
+			const again = await store.archive(id);
+			expect(again.lastSeq).toBe(4);
+			expect(again.archivedAt).toBeDefined();
 		});
 
 		it("delete removes the session and nothing else", async () => {

@@ -10,6 +10,9 @@ export function describeTree(context: SuiteContext): void {
 			await store.append(id, [user("a"), assistant("b"), user("c"), assistant("d")]);
 			const moved = await store.branch(id, 2);
 			expect(moved.leafSeq).toBe(2);
+			// The move is a leaf_change record (a side record whose parent is the new leaf), in the log.
+			const move = (await store.tail(id, 1))[0];
+			expect(move).toMatchObject({ recordType: "leaf_change", seq: 5, parentSeq: 2 });
 			expect((await store.open(id)).context.messages.map(textOf)).toEqual(["a", "b"]);
 			const { records, metadata } = await store.append(id, [user("c'"), assistant("d'")]);
 			expect(records[0]?.parentSeq).toBe(2);
@@ -17,17 +20,24 @@ export function describeTree(context: SuiteContext): void {
 			expect(metadata.leafSeq).toBeUndefined();
 			expect((await store.open(id)).context.messages.map(textOf)).toEqual(["a", "b", "c'", "d'"]);
 			expect((await store.open(id, { leafSeq: 4 })).context.messages.map(textOf)).toEqual(["a", "b", "c", "d"]);
-			expect((await readAllRecords(store, id)).map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+			expect((await readAllRecords(store, id)).map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
 		});
 
-		it("branch rejects a seq the session does not hold; branching to the last record clears the moved leaf", async () => {
+		it("branch rejects a seq the session does not hold or a side record; branching to the active leaf writes nothing", async () => {
 			const { store } = context;
 			const { id } = await store.create();
 			await store.append(id, [user("a"), user("b")]);
+			await store.label(id, 1, "start");
 			await expectCode(store.branch(id, 0), "INVALID_ARGUMENT");
+			await expectCode(store.branch(id, 4), "INVALID_ARGUMENT");
 			await expectCode(store.branch(id, 3), "INVALID_ARGUMENT");
+			expect((await store.branch(id, 2)).lastSeq).toBe(3);
 			await store.branch(id, 1);
-			expect((await store.branch(id, 2)).leafSeq).toBeUndefined();
+			expect((await store.open(id)).context.messages.map(textOf)).toEqual(["a"]);
+			const back = await store.branch(id, 2);
+			expect(back.leafSeq).toBe(2);
+			expect(back.lastSeq).toBe(5);
+			expect((await store.open(id)).context.messages.map(textOf)).toEqual(["a", "b"]);
 		});
 
 		it("fork copies the active path into a new session, renumbered 1..n, and leaves the source untouched", async () => {
@@ -39,7 +49,8 @@ export function describeTree(context: SuiteContext): void {
 			const before = await readAllRecords(store, source.id);
 			const fork = await store.fork(source.id);
 			expect(fork.id).not.toBe(source.id);
-			expect(fork.forkedFrom).toEqual({ sessionId: source.id, seq: 5 });
+			expect(fork.forkedFrom).toEqual({ sessionId: source.id, seq: 6 });
+			expect(fork.systemPromptOverride).toBe("Be kind.");
 			const records = await readAllRecords(store, fork.id);
 			expect(records.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
 			expect(records.map(textOf)).toEqual(["a", "b", "c2", "d2"]);
@@ -55,11 +66,11 @@ export function describeTree(context: SuiteContext): void {
 			const { id } = await store.create();
 			await store.append(id, [user("1"), assistant("2"), user("3"), assistant("4")]);
 			await store.branch(id, 2);
-			await store.append(id, [user("x"), assistant("y"), compaction(5, "SUM"), user("z")]);
+			await store.append(id, [user("x"), assistant("y"), compaction(6, "SUM"), user("z")]);
 			await store.append(id, [assistant("tail")]);
-			const fork = await store.fork(id, { atSeq: 8, name: "forked" });
+			const fork = await store.fork(id, { atSeq: 9, name: "forked" });
 			expect(fork.name).toBe("forked");
-			expect(fork.forkedFrom).toEqual({ sessionId: id, seq: 8 });
+			expect(fork.forkedFrom).toEqual({ sessionId: id, seq: 9 });
 			const records = await readAllRecords(store, fork.id);
 			expect(records.map(textOf).filter(Boolean)).toEqual(["1", "2", "x", "y", "z"]);
 			const forkCompaction = records.find((r) => r.recordType === "compaction") as StoredRecord & {
@@ -67,7 +78,7 @@ export function describeTree(context: SuiteContext): void {
 			};
 			expect(forkCompaction.seq).toBe(5);
 			expect(forkCompaction.firstKeptSeq).toBe(3);
-			const sourceContext = (await store.open(id, { leafSeq: 8 })).context;
+			const sourceContext = (await store.open(id, { leafSeq: 9 })).context;
 			const forkContext = (await store.open(fork.id)).context;
 			expect(forkContext.messages.map(textOf)).toEqual(sourceContext.messages.map(textOf));
 			expect(forkContext.messages.map(textOf)).toEqual([

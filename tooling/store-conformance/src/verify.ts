@@ -14,7 +14,7 @@ export function describeVerify(context: SuiteContext): void {
 			expect(report?.sessionId).toBe(id);
 			expect(report?.problems).toEqual([]);
 			expect(report?.ok).toBe(true);
-			expect(report?.records).toBe(5);
+			expect(report?.records).toBe(6);
 			const all = await store.verify();
 			expect(new Set(all.map((r) => r.sessionId))).toEqual(new Set([id, other.id]));
 			expect(all.every((r) => r.ok)).toBe(true);
