@@ -28,6 +28,7 @@ export function newMetadata(id: string, options: CreateSessionOptions, now: Date
 	if (options.systemPromptOverride !== undefined) metadata.systemPromptOverride = options.systemPromptOverride;
 	if (options.identityKey !== undefined) metadata.identityKey = options.identityKey;
 	if (options.cwd !== undefined) metadata.cwd = options.cwd;
+	if (options.uptimeSeconds !== undefined && options.uptimeSeconds > 0) metadata.uptimeSeconds = options.uptimeSeconds;
 	if (options.importedFrom !== undefined) metadata.importedFrom = { ...options.importedFrom };
 	return metadata;
 }
@@ -63,6 +64,7 @@ export function sessionHeaderOf(metadata: SessionMetadata): SessionHeader {
 	if (metadata.cwd !== undefined) header.cwd = metadata.cwd;
 	if (metadata.importedFrom !== undefined) header.importedFrom = { ...metadata.importedFrom };
 	if (metadata.forkedFrom !== undefined) header.forkedFrom = { ...metadata.forkedFrom };
+	if (metadata.uptimeSeconds !== undefined) header.uptimeSeconds = metadata.uptimeSeconds;
 	return header;
 }
 
@@ -187,6 +189,8 @@ function applyHeader(metadata: SessionMetadata, header: SessionHeader, first: bo
 	setOrDelete(metadata, "cwd", header.cwd);
 	setOrDelete(metadata, "importedFrom", header.importedFrom && { ...header.importedFrom });
 	setOrDelete(metadata, "forkedFrom", header.forkedFrom && { ...header.forkedFrom });
+	// The uptime a session starts with; records after the header add to it.
+	if (first) setOrDelete(metadata, "uptimeSeconds", header.uptimeSeconds);
 }
 
 function setOrDelete<K extends keyof SessionMetadata>(metadata: SessionMetadata, key: K, value: SessionMetadata[K]): void {

@@ -24,6 +24,8 @@ export const sessionHeaderSchema = z.object({
 	cwd: z.string().optional(),
 	importedFrom: z.object({ format: z.string(), sourceId: z.string() }).optional(),
 	forkedFrom: z.object({ sessionId: z.string(), seq: z.number().int().min(0) }).optional(),
+	/** Active time the session starts with (an import keeps its source's); uptime and turn records add to it. */
+	uptimeSeconds: z.number().finite().min(0).optional(),
 });
 
 /** Fields every record carries. `parentSeq` is the tree extension (see docs/session-format.md). */

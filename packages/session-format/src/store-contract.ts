@@ -29,6 +29,8 @@ export interface CreateSessionOptions {
 	importedFrom?: { format: string; sourceId: string };
 	/** The working directory the session belongs to (a project); `list({ cwd })` finds it. */
 	cwd?: string;
+	/** Active time the session starts with (an importer keeps its source's); default 0. */
+	uptimeSeconds?: number;
 	/**
 	 * Deferred persistence (pi-style): nothing is written until the first assistant message is
 	 * appended; records before it are held in memory by this store instance. Off by default.

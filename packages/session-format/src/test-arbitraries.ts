@@ -111,6 +111,7 @@ export const sessionHeader = fc.record(
 		cwd: anyString,
 		importedFrom: fc.record({ format: anyString, sourceId: anyString }, plain),
 		forkedFrom: fc.record({ sessionId: anyString, seq: count }, plain),
+		uptimeSeconds: fc.double({ min: 0, max: 1e9, noNaN: true }).map((x) => (x === 0 ? 0 : x)),
 	},
 	{ noNullPrototype: true, requiredKeys: ["createdAt"] },
 );

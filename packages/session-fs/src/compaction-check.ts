@@ -9,6 +9,15 @@ import {
 import { PREFIX } from "./errors.js";
 import { walkPathBackward } from "./path-walk.js";
 
+/** The log a writer appends to, as far as a check needs to read it. */
+export interface LogAccess {
+	fd: number;
+	end: number;
+	where: string;
+	chunkBytes: number;
+	maxLineBytes: number;
+}
+
 /**
  * The rules a compaction being appended must follow that need the log: its firstKeptSeq names a
  * record on its own path (or the compaction itself, keeping nothing), and it carries the model
@@ -19,7 +28,7 @@ import { walkPathBackward } from "./path-walk.js";
  */
 export async function checkCompactions(
 	records: SessionRecord[],
-	log: { fd: number; end: number; where: string; chunkBytes: number },
+	log: LogAccess,
 ): Promise<void> {
 	for (let index = 0; index < records.length; index++) {
 		const record = records[index] as SessionRecord;
@@ -40,7 +49,7 @@ export async function checkCompactions(
 async function pathBefore(
 	records: readonly SessionRecord[],
 	index: number,
-	log: { fd: number; end: number; where: string; chunkBytes: number },
+	log: LogAccess,
 	firstKeptSeq: number,
 	needSettings: boolean,
 ): Promise<StoredRecord[]> {
@@ -58,8 +67,8 @@ async function pathBefore(
 	const walked = await walkPathBackward(
 		log.fd,
 		needSettings
-			? { leafSeq: need, stopAtCompaction: true, reachSeq: firstKeptSeq, end: log.end, chunkBytes: log.chunkBytes, where: log.where }
-			: { leafSeq: need, stopAtCompaction: false, floorSeq: firstKeptSeq, end: log.end, chunkBytes: log.chunkBytes, where: log.where },
+			? { leafSeq: need, stopAtCompaction: true, reachSeq: firstKeptSeq, ...log }
+			: { leafSeq: need, stopAtCompaction: false, floorSeq: firstKeptSeq, ...log },
 		(record) => record,
 	);
 	return [...walked.items, ...inBatch];

@@ -7,8 +7,12 @@ import { classifyLine } from "./record-reader.js";
  * header), else undefined: the first line is unreadable, or the log is empty. Reads only as far as
  * that line. Problems are not reported here: the callers' own reads report them.
  */
-export async function readFirstRecord(fd: number, end: number): Promise<StoredRecord | undefined> {
-	for await (const batch of readLinesForward(fd, { end, chunkBytes: 64 << 10 })) {
+export async function readFirstRecord(
+	fd: number,
+	end: number,
+	maxLineBytes?: number,
+): Promise<StoredRecord | undefined> {
+	for await (const batch of readLinesForward(fd, { end, chunkBytes: 64 << 10, maxLineBytes })) {
 		for (const raw of batch) {
 			const outcome = classifyLine(raw);
 			if (outcome.kind === "blank") continue;

@@ -65,6 +65,7 @@ export async function forkSession(
 						leafFallsBack: options.atSeq === undefined,
 						end: source.state.size,
 						chunkBytes: store.backwardChunkBytes,
+						maxLineBytes: store.maxLineBytes,
 						where,
 						onRecord: (record, raw) => {
 							if (record.recordType !== "label" || labels.has(record.targetSeq)) return;

@@ -110,3 +110,33 @@ export async function* readLinesForward(fd: number, options: ForwardReadOptions 
 		yield [line];
 	}
 }
+
+/**
+ * A function giving the 1-based line number of the line that starts at a byte offset, by counting
+ * the LFs before it: what a reader going backwards (which cannot know line numbers) uses to report
+ * a bad line where an operator can find it. Only called for lines with problems; it remembers its
+ * last answer and counts from there, so a walk reporting several lines reads the file about once.
+ */
+export function lineNumberer(fd: number): (byteOffset: number) => number {
+	let knownOffset = 0;
+	let knownLine = 1;
+	const buffer = Buffer.allocUnsafe(1 << 20);
+	const countLfs = (from: number, to: number): number => {
+		let count = 0;
+		for (let position = from; position < to; ) {
+			const read = readSync(fd, buffer, 0, Math.min(buffer.length, to - position), position);
+			if (read === 0) break;
+			for (let index = buffer.indexOf(10, 0); index !== -1 && index < read; index = buffer.indexOf(10, index + 1)) {
+				count++;
+			}
+			position += read;
+		}
+		return count;
+	};
+	return (byteOffset) => {
+		if (byteOffset >= knownOffset) knownLine += countLfs(knownOffset, byteOffset);
+		else knownLine -= countLfs(byteOffset, knownOffset);
+		knownOffset = byteOffset;
+		return knownLine;
+	};
+}

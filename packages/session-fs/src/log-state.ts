@@ -34,7 +34,7 @@ export interface LogState {
 export async function loadLogState(
 	fd: number,
 	paths: SessionPaths,
-	options: { chunkBytes?: number; checkLastSeq?: boolean } = {},
+	options: { chunkBytes?: number; maxLineBytes?: number; checkLastSeq?: boolean } = {},
 ): Promise<LogState> {
 	const size = fstatSync(fd).size;
 	const stored = readMetadataFile(paths.metadata, paths.id);
@@ -54,13 +54,13 @@ export async function loadLogState(
 			}
 		} else {
 			const metadata = cloneMetadata(cached);
-			const replayed = await replay(fd, metadata, cached.logBytes, size, options.chunkBytes);
+			const replayed = await replay(fd, metadata, cached.logBytes, size, options);
 			metadata.logBytes = replayed.completeBytes;
 			return { metadata, size, ...replayed, stored, refresh: "catch-up" };
 		}
 	}
 	const rebuild = new MetadataRebuild(paths.id, cached);
-	const replayed = await replay(fd, rebuild, 0, size, options.chunkBytes);
+	const replayed = await replay(fd, rebuild, 0, size, options);
 	const metadata = rebuild.finish(replayed.completeBytes);
 	return {
 		metadata,
@@ -78,12 +78,12 @@ async function replay(
 	into: SessionMetadata | MetadataRebuild,
 	start: number,
 	end: number,
-	chunkBytes: number | undefined,
+	read: { chunkBytes?: number; maxLineBytes?: number },
 ): Promise<{ completeBytes: number; applied: number; unterminated: boolean }> {
 	let completeBytes = start;
 	let applied = 0;
 	let unterminated = false;
-	for await (const batch of readLinesForward(fd, { start, end, chunkBytes })) {
+	for await (const batch of readLinesForward(fd, { start, end, chunkBytes: read.chunkBytes, maxLineBytes: read.maxLineBytes })) {
 		for (const raw of batch) {
 			const outcome = classifyLine(raw);
 			if (!raw.terminated) {

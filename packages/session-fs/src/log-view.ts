@@ -37,7 +37,10 @@ export async function openLogView(paths: SessionPaths, options: ResolvedOptions)
 		};
 	}
 	try {
-		const state = await loadLogState(fd, paths, { chunkBytes: options.forwardChunkBytes });
+		const state = await loadLogState(fd, paths, {
+			chunkBytes: options.forwardChunkBytes,
+			maxLineBytes: options.maxLineBytes,
+		});
 		if (state.stored.state === "missing") createMetadataFileIfAbsent(paths.metadata, state.metadata);
 		return { fd, state };
 	} catch (error) {

@@ -1,6 +1,6 @@
 import { isSideRecord, parentSeqOf, type RecordProblem, type StoredRecord } from "@agent/session-format";
 import { readLinesBackward } from "./backward-reader.js";
-import type { RawLine } from "./line-reader.js";
+import { lineNumberer, type RawLine } from "./line-reader.js";
 import { classifyLine, reportProblem } from "./record-reader.js";
 
 export interface BackwardPathOptions {
@@ -15,6 +15,8 @@ export interface BackwardPathOptions {
 	leafFallsBack?: boolean;
 	end: number;
 	chunkBytes?: number;
+	/** Longer lines are reported and skipped, not decoded (the store's maxLineBytes). */
+	maxLineBytes?: number;
 	onProblem?: (problem: RecordProblem) => void;
 	/** Sees every record the walk reads, on the path or not (a fork collects the labels this way). */
 	onRecord?: (record: StoredRecord, raw: RawLine) => void;
@@ -56,8 +58,12 @@ export async function walkPathBackward<T>(
 	if (options.leafSeq <= 0) return result;
 	let need = options.leafSeq;
 	let floor: number | undefined = options.floorSeq;
-	const read = { onProblem: options.onProblem, where: options.where };
-	for await (const batch of readLinesBackward(fd, { end: options.end, chunkBytes: options.chunkBytes })) {
+	const read = { onProblem: options.onProblem, where: options.where, lineOf: lineNumberer(fd) };
+	for await (const batch of readLinesBackward(fd, {
+		end: options.end,
+		chunkBytes: options.chunkBytes,
+		maxLineBytes: options.maxLineBytes,
+	})) {
 		for (const raw of batch) {
 			const outcome = classifyLine(raw);
 			if (outcome.kind === "blank") continue;

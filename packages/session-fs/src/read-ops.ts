@@ -8,6 +8,7 @@ export interface ReadContext {
 	where: string;
 	forwardChunkBytes: number;
 	backwardChunkBytes: number;
+	maxLineBytes: number;
 }
 
 /** Every record, streamed forwards. */
@@ -17,6 +18,7 @@ export function readAll(view: LogView, options: ReadOptions, context: ReadContex
 		...options,
 		end: view.state.size,
 		chunkBytes: context.forwardChunkBytes,
+		maxLineBytes: context.maxLineBytes,
 		where: context.where,
 	});
 }
@@ -35,6 +37,7 @@ export async function tailRecords(
 		...options,
 		end: view.state.size,
 		chunkBytes: context.backwardChunkBytes,
+		maxLineBytes: context.maxLineBytes,
 		where: context.where,
 	});
 	for await (const record of records) {
@@ -63,6 +66,7 @@ export async function* readFromSeq(
 		start,
 		end: view.state.size,
 		chunkBytes: context.forwardChunkBytes,
+		maxLineBytes: context.maxLineBytes,
 		where: context.where,
 	});
 	for await (const record of records) if (record.seq >= fromSeq) yield record;

@@ -1,6 +1,6 @@
 import { CorruptRecordError, parseRecordLine, type RecordProblem, type StoredRecord } from "@agent/session-format";
 import { readLinesBackward } from "./backward-reader.js";
-import { type RawLine, readLinesForward } from "./line-reader.js";
+import { lineNumberer, type RawLine, readLinesForward } from "./line-reader.js";
 
 export type LineOutcome =
 	| { kind: "record"; record: StoredRecord; problem?: RecordProblem }
@@ -67,10 +67,14 @@ export interface RecordReadOptions {
 	signal?: AbortSignal;
 	/** Names the log in CorruptRecordError messages. */
 	where: string;
+	/** For readers that do not count lines (going backwards): the line number at a byte offset. */
+	lineOf?: (byteOffset: number) => number;
 }
 
 /** Hands a line's problem to the caller; in strict mode a corrupt line (not a torn tail or an opaque record) throws. */
-export function reportProblem(problem: RecordProblem, options: RecordReadOptions): void {
+export function reportProblem(given: RecordProblem, options: RecordReadOptions): void {
+	if (!options.onProblem && !options.strict) return;
+	const problem = given.line === 0 && options.lineOf ? { ...given, line: options.lineOf(given.byteOffset) } : given;
 	if (options.strict && problem.code !== "TORN_TAIL" && problem.code !== "OPAQUE_RECORD") {
 		throw new CorruptRecordError(options.where, problem.line, problem.byteOffset, problem.reason);
 	}
@@ -80,10 +84,15 @@ export function reportProblem(problem: RecordProblem, options: RecordReadOptions
 /** The records of a log in log order; bad lines go to onProblem (or throw in strict mode). */
 export function readRecordsForward(
 	fd: number,
-	options: RecordReadOptions & { start?: number; end?: number; chunkBytes?: number },
+	options: RecordReadOptions & { start?: number; end?: number; chunkBytes?: number; maxLineBytes?: number },
 ): AsyncGenerator<StoredRecord> {
 	return recordsOf(
-		readLinesForward(fd, { start: options.start, end: options.end, chunkBytes: options.chunkBytes }),
+		readLinesForward(fd, {
+			start: options.start,
+			end: options.end,
+			chunkBytes: options.chunkBytes,
+			maxLineBytes: options.maxLineBytes,
+		}),
 		options,
 	);
 }
@@ -91,9 +100,12 @@ export function readRecordsForward(
 /** The records of a log from the end backwards (last first). */
 export function readRecordsBackward(
 	fd: number,
-	options: RecordReadOptions & { end?: number; chunkBytes?: number },
+	options: RecordReadOptions & { end?: number; chunkBytes?: number; maxLineBytes?: number },
 ): AsyncGenerator<StoredRecord> {
-	return recordsOf(readLinesBackward(fd, { end: options.end, chunkBytes: options.chunkBytes }), options);
+	return recordsOf(readLinesBackward(fd, { end: options.end, chunkBytes: options.chunkBytes, maxLineBytes: options.maxLineBytes }), {
+		...options,
+		lineOf: options.lineOf ?? lineNumberer(fd),
+	});
 }
 
 /** The records among batches of lines, in their order; bad lines go to onProblem (or throw in strict mode). */

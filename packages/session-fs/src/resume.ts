@@ -3,6 +3,7 @@ import {
 	cloneMetadata,
 	type OpenedSession,
 	type OpenOptions,
+	type RecordProblem,
 	type SessionContext,
 	type SessionMetadata,
 	type StoredRecord,
@@ -21,9 +22,19 @@ import { type BackwardPath, walkPathBackward } from "./path-walk.js";
 export async function resumeSession(
 	view: LogView,
 	options: OpenOptions,
-	read: { chunkBytes: number; where: string },
+	read: { chunkBytes: number; maxLineBytes: number; where: string },
 ): Promise<OpenedSession> {
 	const metadata = view.state.metadata;
+	// A line is reported once, however many walks pass over it.
+	const reported = new Set<number>();
+	const given = options.onProblem;
+	const onProblem = given
+		? (problem: RecordProblem) => {
+				if (reported.has(problem.byteOffset)) return;
+				reported.add(problem.byteOffset);
+				given(problem);
+			}
+		: undefined;
 	const walk = async (leaf: number, leafFallsBack: boolean): Promise<BackwardPath<StoredRecord>> =>
 		view.fd === undefined || leaf === 0
 			? { items: [] }
@@ -35,7 +46,8 @@ export async function resumeSession(
 						leafFallsBack,
 						end: view.state.size,
 						chunkBytes: read.chunkBytes,
-						onProblem: options.onProblem,
+						maxLineBytes: read.maxLineBytes,
+						onProblem,
 						where: read.where,
 					},
 					(record) => record,
@@ -62,7 +74,7 @@ export async function resumeSession(
 		}
 	}
 	const path = walked.items;
-	const first = path[0]?.seq === 1 ? path[0] : view.fd === undefined ? undefined : await readFirstRecord(view.fd, view.state.size);
+	const first = path[0]?.seq === 1 ? path[0] : view.fd === undefined ? undefined : await readFirstRecord(view.fd, view.state.size, read.maxLineBytes);
 	return { metadata: cloneMetadata(metadata), path, context: contextOf(path, first, metadata, options) };
 }
 

@@ -109,7 +109,11 @@ export class FileSessionStore implements SessionStore {
 		const pending = this.deferred.get(id);
 		if (pending) return openInMemory(pending.metadata, pending.records, options);
 		return withLogView(paths, this.options, (view) =>
-			resumeSession(view, options, { chunkBytes: this.options.backwardChunkBytes, where: this.where(id) }),
+			resumeSession(view, options, {
+				chunkBytes: this.options.backwardChunkBytes,
+				maxLineBytes: this.options.maxLineBytes,
+				where: this.where(id),
+			}),
 		);
 	}
 
@@ -380,6 +384,7 @@ export class FileSessionStore implements SessionStore {
 			where: this.where(id),
 			forwardChunkBytes: this.options.forwardChunkBytes,
 			backwardChunkBytes: this.options.backwardChunkBytes,
+			maxLineBytes: this.options.maxLineBytes,
 		};
 	}
 

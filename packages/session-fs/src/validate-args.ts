@@ -36,6 +36,7 @@ export function checkCreateOptions(options: CreateSessionOptions): void {
 		throw invalidArgument("identityKey must be a non-empty string such as telegram:12345/user:67890");
 	}
 	if (options.name !== undefined) checkName(options.name);
+	if (options.uptimeSeconds !== undefined) checkSeconds(options.uptimeSeconds);
 	if (options.cronJobId !== undefined && typeof options.cronJobId !== "string") {
 		throw invalidArgument("cronJobId must be a string");
 	}

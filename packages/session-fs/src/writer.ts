@@ -107,6 +107,7 @@ export class SessionWriter {
 		const state = await loadLogState(this.fd, this.paths, {
 			checkLastSeq: true,
 			chunkBytes: this.options.forwardChunkBytes,
+			maxLineBytes: this.options.maxLineBytes,
 		});
 		let logBytes = state.completeBytes;
 		try {
@@ -145,6 +146,7 @@ export class SessionWriter {
 			end: this.logBytes,
 			where: `${PREFIX} session ${this.paths.id} (${this.paths.log})`,
 			chunkBytes: this.options.backwardChunkBytes,
+			maxLineBytes: this.options.maxLineBytes,
 		});
 		const lines = records.map(recordLine);
 		checkLineLengths(lines, this.options.maxLineBytes);
@@ -181,7 +183,11 @@ export class SessionWriter {
 
 	/** The record with seq `seq`, read from the end of the log backwards; undefined when no readable line has it. */
 	async findRecord(seq: number): Promise<StoredRecord | undefined> {
-		for await (const batch of readLinesBackward(this.fd, { end: this.logBytes, chunkBytes: this.options.backwardChunkBytes })) {
+		for await (const batch of readLinesBackward(this.fd, {
+			end: this.logBytes,
+			chunkBytes: this.options.backwardChunkBytes,
+			maxLineBytes: this.options.maxLineBytes,
+		})) {
 			for (const raw of batch) {
 				const outcome = classifyLine(raw);
 				if (outcome.kind !== "record") continue;

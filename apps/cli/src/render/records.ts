@@ -30,6 +30,16 @@ export function recordGist(record: StoredRecord, max = 80): string {
 			return record.customType;
 		case "custom_message":
 			return `${record.customType}: ${firstLine(contentGist(record.content), max)}`;
+		case "leaf_change":
+			return record.parentSeq === null ? "the next message starts a new root" : `active leaf moved to #${parentSeqOf(record)}`;
+		case "archive_change":
+			return record.archived ? "archived" : "unarchived";
+		case "uptime":
+			return `+${record.seconds}s active`;
+		case "turn":
+			return `${record.turnId} ${record.outcome} in ${(record.durationMs / 1000).toFixed(1)}s${record.error ? `: ${firstLine(record.error.message, max)}` : ""}`;
+		case "damage_ack":
+			return `line ${record.line} (byte ${record.byteOffset}) acknowledged damaged: ${firstLine(record.reason, max)}`;
 		case "opaque":
 			return record.reason;
 	}

@@ -123,6 +123,15 @@ function piEntry(record: StoredRecord, base: Base, links: Links): Record<string,
 			return piCustomMessage(record, base);
 		case "opaque":
 			return { type: "custom", ...base, customType: OPAQUE_CUSTOM_TYPE, data: record.original };
+		case "leaf_change":
+		case "archive_change":
+		case "uptime":
+		case "turn":
+		case "damage_ack": {
+			// pi has no such entries: kept as custom entries pi carries but never sends to a model.
+			const { recordType, schemaVersion: _v, seq: _s, timestamp: _t, parentSeq: _p, ...data } = record;
+			return { type: "custom", ...base, customType: `agent-sessions.${recordType}`, data };
+		}
 	}
 }
 

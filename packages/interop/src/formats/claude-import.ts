@@ -88,6 +88,8 @@ function claudeSourceId(chain: readonly Line[], sourcePath: string | undefined):
 class ClaudeState {
 	private readonly seqByUuid = new Map<string, number>();
 	private readonly seqByMessageId = new Map<string, number>();
+	/** Tool names by tool call id: a tool_result names only the call it answers. */
+	private readonly toolNames = new Map<string, string>();
 	private boundary: Line | undefined;
 	private leafSeq = 0;
 	title: string | undefined;
@@ -141,10 +143,13 @@ class ClaudeState {
 		const content = claudeUserContent(message.content);
 		let seq = parent;
 		for (const result of content.toolResults) {
+			const toolName = this.toolNames.get(result.toolCallId);
+			if (toolName === undefined) this.warnings.add("a tool_result whose tool_use is not in the file; its tool is named \"unknown\"", line);
 			const record: RecordInput = {
 				recordType: "message",
 				role: "toolResult",
 				toolCallId: result.toolCallId,
+				toolName: toolName ?? "unknown",
 				content: result.content,
 				isError: result.isError,
 			};
@@ -161,6 +166,7 @@ class ClaudeState {
 	private assistant({ value, line }: Line, parent: number): number {
 		const message = isObject(value.message) ? value.message : {};
 		const content = claudeAssistantContent(message.content);
+		for (const block of content.blocks) if (block.type === "toolCall") this.toolNames.set(block.id, block.name);
 		const messageId = stringField(message, "id");
 		const merged = messageId === undefined ? undefined : this.seqByMessageId.get(messageId);
 		const model = stringField(message, "model");

@@ -101,8 +101,9 @@ describe("importPaths with the file store", () => {
 		const path = writeCompactedPiSession(sources);
 		cpSync(join(FIXTURES, "claude"), join(sources, "claude"), { recursive: true });
 		const first = await importPaths(store, [sources]);
-		const sessions = await allSessions();
+		// Archiving writes an archive_change record: the snapshot is taken after it.
 		await store.archive(first[0]?.id as string);
+		const sessions = await allSessions();
 		const second = await importPaths(store, [sources, path]);
 		expect(second.map((r) => [r.source, r.id, r.status])).toEqual(first.map((r) => [r.source, r.id, "unchanged"]));
 		expect(second.every((r) => r.skipped === true)).toBe(true);

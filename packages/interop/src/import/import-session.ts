@@ -43,9 +43,6 @@ export async function syncConverted(
 	}
 	const metadata = await store.create(createOptions(converted));
 	index.set(format, sourceId, metadata);
-	if (converted.uptimeSeconds !== undefined && converted.uptimeSeconds > 0) {
-		await store.addUptime(metadata.id, converted.uptimeSeconds);
-	}
 	await appendFrom(store, metadata.id, records, 0);
 	return { id: metadata.id, status: "imported" };
 }
@@ -56,6 +53,7 @@ function createOptions(converted: ConvertedSession): CreateSessionOptions {
 	if (converted.name) options.name = converted.name;
 	if (converted.model) options.model = converted.model;
 	if (converted.identityKey) options.identityKey = converted.identityKey;
+	if (converted.uptimeSeconds !== undefined && converted.uptimeSeconds > 0) options.uptimeSeconds = converted.uptimeSeconds;
 	return options;
 }
 
