@@ -6,7 +6,7 @@ import { assistantBody, cliAt, jsonl, logPath, tempHome, userBody } from "./cli-
 interface Report {
 	sessionId: string;
 	ok: boolean;
-	problems: Array<{ kind: string; message: string; line?: number; byteOffset?: number }>;
+	problems: Array<{ kind: string; message: string; line?: number; byteOffset?: number; acknowledged?: boolean }>;
 	records: number;
 	bytes: number;
 	repaired?: boolean;
@@ -31,7 +31,7 @@ describe("verify", () => {
 		expect(text.stdout).toContain(healthy);
 	});
 
-	it("exits 1 on a corrupt line in the middle and names its line and byte offset; --repair leaves the log alone", async () => {
+	it("exits 1 on a corrupt line in the middle and names its line and byte offset; --repair acknowledges it (appending only) and verify passes", async () => {
 		const home = cliAt(await tempHome());
 		const id = await home.create();
 		await home.ok(["append", id], { input: jsonl(userBody("one"), assistantBody("two"), userBody("three")) });
@@ -53,8 +53,18 @@ describe("verify", () => {
 		expect(text.stdout).toContain(`line 2, byte ${firstLineBytes}`);
 
 		const repaired = await home(["verify", id, "--repair"]);
-		expect(repaired.code).toBe(1); // the log is never rewritten, so the corrupt line stays a problem
-		expect(await fs.readFile(file, "utf8")).toBe(damaged);
+		expect(repaired.code).toBe(0);
+		// The log is never rewritten: the damaged line stays, and a damage_ack record acknowledges it.
+		const after = await fs.readFile(file, "utf8");
+		expect(after.startsWith(damaged)).toBe(true);
+		expect(after.slice(damaged.length)).toMatch(/^\{"recordType":"damage_ack",[^\n]*"line":2,/);
+		const again = await home(["verify", id, "--json"]);
+		expect(again.code).toBe(0);
+		const [report] = JSON.parse(again.stdout) as Report[];
+		expect(report?.problems.find((entry) => entry.kind === "corrupt_line")).toMatchObject({
+			line: 2,
+			acknowledged: true,
+		});
 	});
 });
 

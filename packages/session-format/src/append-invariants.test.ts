@@ -23,7 +23,9 @@ describe("invariants enforced when a record is appended (readers keep reading ol
 		expect(rejection({ ...result, toolCallId: "c1", toolName: "", isError: false })?.path).toBe("toolName");
 		expect(rejection({ ...result, toolCallId: "c1", toolName: "bash" })).toMatchObject({
 			path: "isError",
-			message: expect.stringMatching(/must give isError: true when the tool failed, else false \(record 1 of the batch\)/),
+			message: expect.stringMatching(
+				/must give isError: true when the tool failed, else false \(record 1 of the batch\)/,
+			),
 		});
 		expect(rejection({ ...result, toolCallId: "c1", toolName: "bash", isError: false })).toBeUndefined();
 		// A log written before this rule still reads.
@@ -37,7 +39,10 @@ describe("invariants enforced when a record is appended (readers keep reading ol
 		const image = (mimeType: string) => ({
 			recordType: "message",
 			role: "user",
-			content: [{ type: "text", text: "see" }, { type: "image", data: "AAAA", mimeType }],
+			content: [
+				{ type: "text", text: "see" },
+				{ type: "image", data: "AAAA", mimeType },
+			],
 		});
 		expect(rejection(image("x".repeat(100_000)))).toMatchObject({
 			path: "content.1.mimeType",
@@ -67,7 +72,10 @@ describe("invariants enforced when a record is appended (readers keep reading ol
 			readFiles: [],
 			modifiedFiles: [],
 		});
-		expect(rejection(compaction(6))).toMatchObject({ path: "firstKeptSeq", message: expect.stringMatching(/after the compaction itself/) });
+		expect(rejection(compaction(6))).toMatchObject({
+			path: "firstKeptSeq",
+			message: expect.stringMatching(/after the compaction itself/),
+		});
 		expect(rejection(compaction(5))).toBeUndefined();
 		expect(rejection(compaction(2))).toBeUndefined();
 	});

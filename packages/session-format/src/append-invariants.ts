@@ -27,7 +27,9 @@ export function appendViolation(record: SessionRecord): InvariantViolation | und
 			}
 			return undefined;
 		case "model_change":
-			return tooLong("provider", record.provider, FIELD_LIMITS.name) ?? tooLong("modelId", record.modelId, FIELD_LIMITS.name);
+			return (
+				tooLong("provider", record.provider, FIELD_LIMITS.name) ?? tooLong("modelId", record.modelId, FIELD_LIMITS.name)
+			);
 		case "thinking_level_change":
 			return tooLong("thinkingLevel", record.thinkingLevel, FIELD_LIMITS.name);
 		case "session_info":
@@ -56,13 +58,19 @@ export function appendViolation(record: SessionRecord): InvariantViolation | und
 function messageViolation(record: Extract<SessionRecord, { recordType: "message" }>): InvariantViolation | undefined {
 	if (record.role === "toolResult") {
 		if (!record.toolCallId) {
-			return { path: "toolCallId", message: "a toolResult message must give toolCallId: the id of the tool call it answers" };
+			return {
+				path: "toolCallId",
+				message: "a toolResult message must give toolCallId: the id of the tool call it answers",
+			};
 		}
 		if (!record.toolName) {
 			return { path: "toolName", message: "a toolResult message must give toolName: the name of the tool that ran" };
 		}
 		if (typeof record.isError !== "boolean") {
-			return { path: "isError", message: "a toolResult message must give isError: true when the tool failed, else false" };
+			return {
+				path: "isError",
+				message: "a toolResult message must give isError: true when the tool failed, else false",
+			};
 		}
 	}
 	return (

@@ -24,7 +24,7 @@ export const toolArgumentsSchema = z
 			value !== null &&
 			!Array.isArray(value) &&
 			Object.getPrototypeOf(value) === Object.prototype,
-		{ message: "arguments must be a JSON object such as {\"path\":\"a.txt\"}" },
+		{ message: 'arguments must be a JSON object such as {"path":"a.txt"}' },
 	)
 	.transform((value) => ({ ...value }));
 

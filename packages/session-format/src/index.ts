@@ -1,3 +1,4 @@
+export { appendViolation, type InvariantViolation } from "./append-invariants.js";
 export {
 	type ContentBlock,
 	contentBlockSchema,
@@ -28,7 +29,6 @@ export {
 	pathSettingsOf,
 	type SessionContext,
 } from "./context.js";
-export { appendViolation, type InvariantViolation } from "./append-invariants.js";
 export {
 	type AgentErrorCode,
 	AgentSessionError,
@@ -42,17 +42,6 @@ export {
 } from "./errors.js";
 export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
 export { FIELD_LIMITS, findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
-export {
-	applyLegacyCreationFacts,
-	applyLegacyRunningFacts,
-	applyRecord,
-	cloneMetadata,
-	modelDefault,
-	newMetadata,
-	rebuildBase,
-	sessionHeaderOf,
-} from "./metadata-derive.js";
-export { type SessionContextDefaults, sessionContextDefaults } from "./session-defaults.js";
 export { type ParsedLog, type ParseLogOptions, parseSessionLog, utf8Length } from "./log.js";
 export {
 	emptyMetrics,
@@ -66,6 +55,16 @@ export {
 	type TokenTotals,
 	tokenTotalsSchema,
 } from "./metadata.js";
+export {
+	applyLegacyCreationFacts,
+	applyLegacyRunningFacts,
+	applyRecord,
+	cloneMetadata,
+	modelDefault,
+	newMetadata,
+	rebuildBase,
+	sessionHeaderOf,
+} from "./metadata-derive.js";
 export { LEGACY_TOOL_NAMES, migrateRecord } from "./migrate.js";
 export {
 	type LineProblem,
@@ -79,22 +78,6 @@ export {
 export {
 	type ArchiveChangeRecord,
 	archiveChangeRecordSchema,
-	type DamageAckRecord,
-	damageAckRecordSchema,
-	isSideRecord,
-	type LeafChangeRecord,
-	leafChangeRecordSchema,
-	type PathSettings,
-	pathSettingsSchema,
-	SIDE_RECORD_TYPES,
-	type SessionHeader,
-	sessionHeaderSchema,
-	type TurnOutcome,
-	type TurnRecord,
-	turnOutcomeSchema,
-	turnRecordSchema,
-	type UptimeRecord,
-	uptimeRecordSchema,
 	type BranchSummaryRecord,
 	branchSummaryRecordSchema,
 	type CompactionRecord,
@@ -106,9 +89,14 @@ export {
 	compactionTriggerSchema,
 	customMessageRecordSchema,
 	customRecordSchema,
+	type DamageAckRecord,
+	damageAckRecordSchema,
 	isOpaque,
+	isSideRecord,
 	type LabelRecord,
+	type LeafChangeRecord,
 	labelRecordSchema,
+	leafChangeRecordSchema,
 	type MessageRecord,
 	type MessageRole,
 	type ModelChangeRecord,
@@ -116,22 +104,34 @@ export {
 	messageRoleSchema,
 	modelChangeRecordSchema,
 	type OpaqueRecord,
+	type PathSettings,
 	parentSeqOf,
+	pathSettingsSchema,
 	RECORD_TYPES,
 	type RecordInput,
 	type RecordType,
+	type SessionHeader,
 	type SessionInfoRecord,
 	type SessionRecord,
+	SIDE_RECORD_TYPES,
 	type StopReason,
 	type StoredRecord,
+	sessionHeaderSchema,
 	sessionInfoRecordSchema,
 	sessionRecordSchema,
 	stopReasonSchema,
 	type ThinkingLevelChangeRecord,
+	type TurnOutcome,
+	type TurnRecord,
 	thinkingLevelChangeRecordSchema,
+	turnOutcomeSchema,
+	turnRecordSchema,
+	type UptimeRecord,
 	type Usage,
+	uptimeRecordSchema,
 	usageSchema,
 } from "./records.js";
+export { type SessionContextDefaults, sessionContextDefaults } from "./session-defaults.js";
 export {
 	type CompactionConfig,
 	type CompactionSettings,

@@ -1,13 +1,7 @@
-import type { CreateSessionOptions } from "./store-contract.js";
 import { sessionIdTime } from "./ids.js";
 import { emptyMetrics, emptyTokenTotals, type SessionMetadata, type TokenTotals } from "./metadata.js";
-import {
-	isSideRecord,
-	parentSeqOf,
-	type SessionHeader,
-	type StoredRecord,
-	type Usage,
-} from "./records.js";
+import { isSideRecord, parentSeqOf, type SessionHeader, type StoredRecord, type Usage } from "./records.js";
+import type { CreateSessionOptions } from "./store-contract.js";
 
 /**
  * metadata.json is a cache of the log: every field is derived from records, one at a time, so a
@@ -193,7 +187,11 @@ function applyHeader(metadata: SessionMetadata, header: SessionHeader, first: bo
 	if (first) setOrDelete(metadata, "uptimeSeconds", header.uptimeSeconds);
 }
 
-function setOrDelete<K extends keyof SessionMetadata>(metadata: SessionMetadata, key: K, value: SessionMetadata[K]): void {
+function setOrDelete<K extends keyof SessionMetadata>(
+	metadata: SessionMetadata,
+	key: K,
+	value: SessionMetadata[K],
+): void {
 	if (value === undefined) delete metadata[key];
 	else metadata[key] = value;
 }

@@ -58,7 +58,13 @@ describe("side records belong to no branch", () => {
 			const fromTree = new SessionTree(records.slice(0, n)).activeLeaf();
 			expect(tree.resolve(metadata.leafSeq ?? metadata.lastSeq)).toBe(fromTree);
 		}
-		expect(metadata).toMatchObject({ name: "n", archivedAt: at(7), uptimeSeconds: 5, messageCount: 3, lastMessageAt: at(6) });
+		expect(metadata).toMatchObject({
+			name: "n",
+			archivedAt: at(7),
+			uptimeSeconds: 5,
+			messageCount: 3,
+			lastMessageAt: at(6),
+		});
 	});
 
 	it("on random trees, every path holds only tree records, and the derived leaf is the tree's", () => {

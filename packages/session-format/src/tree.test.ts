@@ -78,11 +78,13 @@ describe("SessionTree with several branches and compactions on different branche
 		expect(seqs(tree.records())).toEqual(BRANCHED.map((r) => r.seq));
 	});
 
-	it("activeLeaf is metadata.leafSeq when it is a record, else the last record", () => {
+	it("activeLeaf is the last record (resolved through side records), or a legacy leafSeq when it is a record", () => {
 		expect(tree.activeLeaf(9)).toBe(9);
+		expect(tree.activeLeaf(21)).toBe(18);
 		expect(tree.activeLeaf()).toBe(23);
 		expect(tree.activeLeaf(null)).toBe(23);
 		expect(tree.activeLeaf(99)).toBe(23);
+		expect(new SessionTree(BRANCHED.slice(0, 22)).activeLeaf()).toBe(18);
 		expect(new SessionTree().activeLeaf()).toBeNull();
 	});
 });

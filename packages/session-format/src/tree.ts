@@ -156,11 +156,13 @@ export class SessionTree {
 	 * The active leaf, derived from the log alone: the last record, or when that is a side record
 	 * its resolved parent (for a `leaf_change`, the leaf it moved to; for a name or label, where
 	 * the leaf already was). `leafSeq`, when given and in the tree, is used instead of the last
-	 * record (a legacy metadata.json leafSeq). Null for an empty tree or a conversation not begun.
+	 * record (a legacy metadata.json leafSeq). Null for an empty tree, a conversation not begun, or a leaf whose line is unreadable.
 	 */
 	activeLeaf(leafSeq?: number | null): number | null {
 		const start = leafSeq !== undefined && leafSeq !== null && this.bySeq.has(leafSeq) ? leafSeq : this.maxSeq;
-		return start === 0 ? null : this.resolve(start);
+		const leaf = start === 0 ? null : this.resolve(start);
+		// A leaf move to a record whose line was damaged since: there is no conversation to show.
+		return leaf !== null && this.bySeq.has(leaf) ? leaf : null;
 	}
 
 	/** The path root → leaf (side records passed through, never on it); the leaf defaults to the last record. */

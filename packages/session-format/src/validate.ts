@@ -1,8 +1,8 @@
+import { appendViolation } from "./append-invariants.js";
 import { describeValue } from "./describe.js";
 import { InvalidRecordError } from "./errors.js";
 import { fastRecord } from "./fast-record.js";
 import { findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
-import { appendViolation } from "./append-invariants.js";
 import { KNOWN_RECORD_TYPES } from "./parse.js";
 import {
 	CURRENT_SCHEMA_VERSION,

@@ -38,6 +38,14 @@ export function prepareBatch(
 	});
 	const first = records[0];
 	const leaf = metadata.leafSeq;
-	if (first && leaf !== undefined && first.parentSeq === undefined && leaf !== first.seq - 1) first.parentSeq = leaf;
+	if (first && leaf !== undefined && first.parentSeq === undefined && leaf !== first.seq - 1) {
+		records[0] = withParent(first, leaf);
+	}
 	return records;
+}
+
+/** The record with parentSeq in its place among the keys (after timestamp), as the schema orders them. */
+function withParent(record: SessionRecord, parentSeq: number): SessionRecord {
+	const { recordType, schemaVersion, seq, timestamp, ...rest } = record;
+	return { recordType, schemaVersion, seq, timestamp, parentSeq, ...rest } as SessionRecord;
 }

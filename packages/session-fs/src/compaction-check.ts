@@ -26,10 +26,7 @@ export interface LogAccess {
  * the path backwards only as far as it needs: to firstKeptSeq, and for the settings to the
  * previous compaction's kept records (the live context).
  */
-export async function checkCompactions(
-	records: SessionRecord[],
-	log: LogAccess,
-): Promise<void> {
+export async function checkCompactions(records: SessionRecord[], log: LogAccess): Promise<void> {
 	for (let index = 0; index < records.length; index++) {
 		const record = records[index] as SessionRecord;
 		if (record.recordType !== "compaction") continue;

@@ -104,10 +104,15 @@ describe("a line longer than the store reads is refused at append and reported w
 		const capped = createFileStore({ home: big.home, maxLineBytes: 10_000 });
 		const problems: RecordProblem[] = [];
 		const records = [];
-		for await (const record of capped.read(id, { onProblem: (problem) => problems.push(problem) })) records.push(record);
+		for await (const record of capped.read(id, { onProblem: (problem) => problems.push(problem) }))
+			records.push(record);
 		expect(records.map((record) => record.seq)).toEqual([1, 3]);
 		expect(problems).toEqual([
-			expect.objectContaining({ line: 2, code: "INVALID_JSON", reason: expect.stringMatching(/more than a reader decodes/) }),
+			expect.objectContaining({
+				line: 2,
+				code: "INVALID_JSON",
+				reason: expect.stringMatching(/more than a reader decodes/),
+			}),
 		]);
 	});
 });

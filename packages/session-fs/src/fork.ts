@@ -92,7 +92,9 @@ export async function forkSession(
 		{
 			model: sourceMeta.model,
 			...(name !== undefined ? { name } : {}),
-			...(sourceMeta.systemPromptOverride !== undefined ? { systemPromptOverride: sourceMeta.systemPromptOverride } : {}),
+			...(sourceMeta.systemPromptOverride !== undefined
+				? { systemPromptOverride: sourceMeta.systemPromptOverride }
+				: {}),
 			...(sourceMeta.cwd !== undefined ? { cwd: sourceMeta.cwd } : {}),
 		},
 		now,

@@ -83,7 +83,12 @@ async function replay(
 	let completeBytes = start;
 	let applied = 0;
 	let unterminated = false;
-	for await (const batch of readLinesForward(fd, { start, end, chunkBytes: read.chunkBytes, maxLineBytes: read.maxLineBytes })) {
+	for await (const batch of readLinesForward(fd, {
+		start,
+		end,
+		chunkBytes: read.chunkBytes,
+		maxLineBytes: read.maxLineBytes,
+	})) {
 		for (const raw of batch) {
 			const outcome = classifyLine(raw);
 			if (!raw.terminated) {

@@ -1,7 +1,6 @@
-import { type SessionRecord, sessionMetadataSchema } from "@agent/session-format";
+import { applyRecord, newMetadata, type SessionRecord, sessionMetadataSchema } from "@agent/session-format";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyRecord, newMetadata } from "@agent/session-format";
 import { fastMetadata } from "./metadata-fast.js";
 
 /** When the fast path answers, it is the schema's answer: same value, same key order. */
@@ -68,6 +67,7 @@ const metadata = fc
 				thinkingLevel: text,
 				compactionCount: count,
 				importedFrom: fc.record({ format: text, sourceId: text }, { noNullPrototype: true }),
+				cwd: text,
 			},
 			{
 				noNullPrototype: true,

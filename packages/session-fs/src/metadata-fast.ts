@@ -65,10 +65,19 @@ const METADATA_KEYS = [
 	"thinkingLevel",
 	"compactionCount",
 	"importedFrom",
+	"cwd",
 ];
 /** Required here: the schema gives them defaults, and a file without them goes to the schema. */
 const REQUIRED_STRINGS = ["id", "createdAt", "lastMessageAt", "model"];
-const OPTIONAL_STRINGS = ["name", "cronJobId", "systemPromptOverride", "archivedAt", "identityKey", "thinkingLevel"];
+const OPTIONAL_STRINGS = [
+	"name",
+	"cronJobId",
+	"systemPromptOverride",
+	"archivedAt",
+	"identityKey",
+	"thinkingLevel",
+	"cwd",
+];
 const WHOLE_COUNTS = ["messageCount", "lastSeq", "logBytes"];
 const TOTALS_KEYS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "turns"];
 const METRICS_KEYS = [...TOTALS_KEYS, "byModel"];

@@ -1,12 +1,4 @@
-import {
-	closeSync,
-	fsyncSync,
-	linkSync,
-	readdirSync,
-	renameSync,
-	unlinkSync,
-	writeSync,
-} from "node:fs";
+import { closeSync, fsyncSync, linkSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { rename } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";

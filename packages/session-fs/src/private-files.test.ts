@@ -15,7 +15,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { useTempStores, userMessage } from "./test-home.js";
+import { userMessage, useTempStores } from "./test-home.js";
 
 const setup = useTempStores();
 

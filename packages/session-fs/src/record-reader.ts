@@ -102,10 +102,13 @@ export function readRecordsBackward(
 	fd: number,
 	options: RecordReadOptions & { end?: number; chunkBytes?: number; maxLineBytes?: number },
 ): AsyncGenerator<StoredRecord> {
-	return recordsOf(readLinesBackward(fd, { end: options.end, chunkBytes: options.chunkBytes, maxLineBytes: options.maxLineBytes }), {
-		...options,
-		lineOf: options.lineOf ?? lineNumberer(fd),
-	});
+	return recordsOf(
+		readLinesBackward(fd, { end: options.end, chunkBytes: options.chunkBytes, maxLineBytes: options.maxLineBytes }),
+		{
+			...options,
+			lineOf: options.lineOf ?? lineNumberer(fd),
+		},
+	);
 }
 
 /** The records among batches of lines, in their order; bad lines go to onProblem (or throw in strict mode). */

@@ -162,6 +162,18 @@ describe("resume reads backwards only as far as the live context needs", () => {
 		await expectOpenEqualsForwardScan(await play(ops), undefined);
 	});
 
+	it("open equals the full forward scan when the leaf a leaf_change moved to was damaged since (seed 1016603864)", async () => {
+		const ops: Op[] = [
+			{ kind: "turn", text: "", tool: false },
+			{ kind: "branch", at: 0 },
+			{ kind: "corrupt", at: 0 },
+			{ kind: "compaction", keepFrom: 0, recent: false },
+		];
+		const id = await play(ops);
+		await expectOpenEqualsForwardScan(id, undefined);
+		expect((await store.open(id)).context.messages).toEqual([]);
+	});
+
 	it("open equals the full forward scan when a compaction keeps records after a model was set before it", async () => {
 		const { id } = await store.create({ model: "faux/creation" });
 		await store.append(id, [

@@ -74,7 +74,12 @@ export async function resumeSession(
 		}
 	}
 	const path = walked.items;
-	const first = path[0]?.seq === 1 ? path[0] : view.fd === undefined ? undefined : await readFirstRecord(view.fd, view.state.size, read.maxLineBytes);
+	const first =
+		path[0]?.seq === 1
+			? path[0]
+			: view.fd === undefined
+				? undefined
+				: await readFirstRecord(view.fd, view.state.size, read.maxLineBytes);
 	return { metadata: cloneMetadata(metadata), path, context: contextOf(path, first, metadata, options) };
 }
 

@@ -133,7 +133,8 @@ export function readOwnFileCapped(path: string, maxBytes: number): CappedRead {
 	}
 	try {
 		const size = fstatSync(fd).size;
-		if (size > maxBytes) return { state: "invalid", reason: `it is ${size} bytes, more than the ${maxBytes} a cache file may hold` };
+		if (size > maxBytes)
+			return { state: "invalid", reason: `it is ${size} bytes, more than the ${maxBytes} a cache file may hold` };
 		const bytes = Buffer.allocUnsafe(size);
 		let length = 0;
 		while (length < size) {

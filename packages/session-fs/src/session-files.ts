@@ -7,7 +7,7 @@ import { CREATE_FLAGS, DIR_READ_FLAGS, makePrivateDir, openOwnFile } from "./saf
 
 /** Makes the directory of a new session under a fresh id (ids come only from here, never from callers). */
 export function makeSessionDir(home: string): SessionPaths {
-	const root = makeSessionsRoot(home);
+	makeSessionsRoot(home);
 	for (let attempt = 0; ; attempt++) {
 		const paths = sessionPaths(home, newSessionId());
 		try {

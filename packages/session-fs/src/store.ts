@@ -3,13 +3,13 @@ import { join } from "node:path";
 import {
 	type AppendOptions,
 	type AppendResult,
-	cloneMetadata,
-	isSideRecord,
-	newMetadata,
 	type CreateSessionOptions,
+	cloneMetadata,
 	type ForkOptions,
+	isSideRecord,
 	type ListOptions,
 	type ListPage,
+	newMetadata,
 	newSessionId,
 	type OpenedSession,
 	type OpenOptions,
@@ -191,13 +191,15 @@ export class FileSessionStore implements SessionStore {
 				);
 			}
 			const target = await writer.findRecord(atSeq);
-			if (!target) throw invalidArgument(`cannot branch session ${id} at seq ${atSeq}: no readable record has that seq`);
+			if (!target)
+				throw invalidArgument(`cannot branch session ${id} at seq ${atSeq}: no readable record has that seq`);
 			if (isSideRecord(target)) {
 				throw invalidArgument(
 					`cannot branch session ${id} at seq ${atSeq}: it is a ${target.recordType} record, which belongs to no branch; pick a message`,
 				);
 			}
-			if (atSeq === (writer.current.leafSeq ?? lastSeq)) return { records: [], metadata: cloneMetadata(writer.current) };
+			if (atSeq === (writer.current.leafSeq ?? lastSeq))
+				return { records: [], metadata: cloneMetadata(writer.current) };
 			return writer.append([{ recordType: "leaf_change", parentSeq: atSeq }]);
 		});
 		return result.metadata;

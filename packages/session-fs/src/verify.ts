@@ -1,5 +1,11 @@
 import { closeSync, fstatSync, lstatSync } from "node:fs";
-import { AgentSessionError, parentSeqOf, type SessionMetadata, type VerifyProblem, type VerifyReport } from "@agent/session-format";
+import {
+	AgentSessionError,
+	parentSeqOf,
+	type SessionMetadata,
+	type VerifyProblem,
+	type VerifyReport,
+} from "@agent/session-format";
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import { readLinesForward } from "./line-reader.js";
 import { type MetadataRead, readMetadataFile } from "./metadata-file.js";

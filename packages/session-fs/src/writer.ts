@@ -1,10 +1,10 @@
 import { closeSync, ftruncateSync, readSync } from "node:fs";
 import {
 	AgentSessionError,
-	InvalidRecordError,
 	type AppendResult,
 	applyRecord,
 	cloneMetadata,
+	InvalidRecordError,
 	type RecordInput,
 	recordLine,
 	type SessionMetadata,

@@ -26,7 +26,7 @@ export function registerShow(ctx: CliContext): Command {
 			if (flags.tree) {
 				const tree = new SessionTree();
 				for await (const record of records) tree.add(record);
-				const leafSeq = metadata.leafSeq ?? (tree.lastSeq === 0 ? null : tree.lastSeq);
+				const leafSeq = tree.activeLeaf(metadata.leafSeq);
 				if (flags.json) return ctx.out.json(treeJson(id, tree, leafSeq));
 				for (const line of renderMetadata(metadata, ctx.out.paint)) await ctx.out.line(line);
 				await ctx.out.line();

@@ -18,7 +18,10 @@ export function registerVerify(ctx: CliContext): Command {
 			"check one session or all of them: every problem with its line and byte offset; exits 1 when a problem remains",
 		)
 		.argument("[id]", "session id (default: every session, archived ones included)")
-		.option("--repair", "rebuild the metadata of sessions with problems from their logs (logs are never rewritten)")
+		.option(
+			"--repair",
+			"rebuild the metadata of sessions with problems from their logs, and acknowledge damaged lines (logs are only appended to, never rewritten)",
+		)
 		.option("--json", "print an array of reports { sessionId, ok, problems, records, bytes, repaired?, fixed? }")
 		.action(async (rawId: string | undefined, flags: VerifyFlags) => {
 			const store = await ctx.store();
@@ -36,7 +39,7 @@ export function registerVerify(ctx: CliContext): Command {
 				ctx.out.note(
 					failed === 0
 						? `${reports.length} session(s) verified${repairedCount(reports)}, no problems${flags.repair ? " left" : ""}.`
-						: `${failed} of ${reports.length} session(s) have problems${flags.repair ? " left after repair (the log itself is never rewritten)" : "; `verify --repair` rebuilds their metadata"}.`,
+						: `${failed} of ${reports.length} session(s) have problems${flags.repair ? " left after repair (the log itself is never rewritten)" : "; `verify --repair` rebuilds their metadata and acknowledges damaged lines"}.`,
 				);
 			}
 			if (reports.some((report) => !report.ok)) throw new ReportedFailure("verify found problems");
@@ -53,11 +56,17 @@ export type RepairedReport = VerifyReport & { fixed?: VerifyProblem[] };
 
 /** Rebuilds a session's metadata, then verifies it again: the problems left are what the log itself holds. */
 async function repairSession(store: SessionStore, before: VerifyReport): Promise<RepairedReport> {
-	await store.repair(before.sessionId);
+	const repair = await store.repair(before.sessionId);
 	const [after] = await store.verify(before.sessionId);
-	if (!after) return { ...before, repaired: true };
+	const acknowledged = repair.acknowledged === undefined ? {} : { acknowledged: repair.acknowledged };
+	if (!after) return { ...before, repaired: true, ...acknowledged };
 	const left = new Set(after.problems.map((problem) => problem.message));
-	return { ...after, repaired: true, fixed: before.problems.filter((problem) => !left.has(problem.message)) };
+	return {
+		...after,
+		repaired: true,
+		...acknowledged,
+		fixed: before.problems.filter((problem) => !left.has(problem.message)),
+	};
 }
 
 /** Verifies every session one by one, with a progress bar on a terminal. */

@@ -31,7 +31,9 @@ export function recordGist(record: StoredRecord, max = 80): string {
 		case "custom_message":
 			return `${record.customType}: ${firstLine(contentGist(record.content), max)}`;
 		case "leaf_change":
-			return record.parentSeq === null ? "the next message starts a new root" : `active leaf moved to #${parentSeqOf(record)}`;
+			return record.parentSeq === null
+				? "the next message starts a new root"
+				: `active leaf moved to #${parentSeqOf(record)}`;
 		case "archive_change":
 			return record.archived ? "archived" : "unarchived";
 		case "uptime":

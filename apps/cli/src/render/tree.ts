@@ -13,10 +13,14 @@ export interface TreeView {
  * Draws a session's tree. A chain of records with one child each stays in one column; where a
  * record has several children, each child's branch is drawn below it with ├─ / └─ connectors.
  * Labels show as [label], compactions with what they kept, the active leaf with "◀ active".
+ * Side records (names, labels, leaf moves, archive changes, turns) belong to no branch and are
+ * not drawn as nodes.
  */
 export function renderTree(view: TreeView): string[] {
 	const { tree, paint } = view;
-	const activePath = new Set(view.leafSeq === null ? [] : tree.path(view.leafSeq).map((record) => record.seq));
+	// A side record (a label, a name, a leaf move) stands for the leaf it belongs to.
+	const leafSeq = tree.resolve(view.leafSeq);
+	const activePath = new Set(leafSeq === null ? [] : tree.path(leafSeq).map((record) => record.seq));
 	const labels = tree.labels();
 	const lines: string[] = [];
 	// Work items: a branch to draw, starting at `seq`, with the prefix of its first line and the rest.
@@ -29,7 +33,7 @@ export function renderTree(view: TreeView): string[] {
 		let prefix = item.first;
 		while (seq !== undefined) {
 			const record = tree.get(seq) as StoredRecord;
-			lines.push(prefix + nodeText(record, activePath.has(seq), seq === view.leafSeq, labels.get(seq), paint));
+			lines.push(prefix + nodeText(record, activePath.has(seq), seq === leafSeq, labels.get(seq), paint));
 			prefix = item.rest;
 			const children = tree.children(seq);
 			if (children.length === 1) {
@@ -52,7 +56,10 @@ export function renderTree(view: TreeView): string[] {
 
 /** Records whose parent is missing (a skipped corrupt line): drawn as extra roots so nothing is hidden. */
 function orphans(tree: SessionTree): number[] {
-	return tree.danglingRecords().map((entry) => entry.seq);
+	return tree
+		.danglingRecords()
+		.map((entry) => entry.seq)
+		.filter((seq) => !tree.isSide(seq));
 }
 
 function nodeText(

@@ -5,12 +5,15 @@ import { formatBytes, formatCount } from "./format.js";
 /** A verify report: one line for the session, then one per problem with its line and byte offset. */
 export function renderVerifyReport(report: VerifyReport & { fixed?: VerifyProblem[] }, paint: Paint): string[] {
 	const size = `${formatCount(report.records)} records, ${formatBytes(report.bytes)}`;
-	const repaired = report.repaired ? paint("yellow", " (metadata rebuilt)") : "";
+	const acknowledged = report.acknowledged ? `, ${report.acknowledged} damaged line(s) acknowledged` : "";
+	const repaired = report.repaired ? paint("yellow", ` (metadata rebuilt${acknowledged})`) : "";
 	const fixed = (report.fixed ?? []).map(
 		(problem) => `      ${paint("green", "fixed")} ${problemLocation(problem)}${problem.kind}: ${problem.message}`,
 	);
-	const left = report.problems.map(
-		(problem) => `      ${problemLocation(problem)}${paint("yellow", problem.kind)}: ${problem.message}`,
+	const left = report.problems.map((problem) =>
+		problem.acknowledged
+			? `      ${problemLocation(problem)}${paint("gray", `${problem.kind} (acknowledged)`)}: ${problem.message}`
+			: `      ${problemLocation(problem)}${paint("yellow", problem.kind)}: ${problem.message}`,
 	);
 	if (report.ok) return [`${paint("green", "ok")}    ${report.sessionId}  ${size}${repaired}`, ...fixed, ...left];
 	return [

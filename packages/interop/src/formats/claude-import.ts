@@ -144,7 +144,8 @@ class ClaudeState {
 		let seq = parent;
 		for (const result of content.toolResults) {
 			const toolName = this.toolNames.get(result.toolCallId);
-			if (toolName === undefined) this.warnings.add("a tool_result whose tool_use is not in the file; its tool is named \"unknown\"", line);
+			if (toolName === undefined)
+				this.warnings.add('a tool_result whose tool_use is not in the file; its tool is named "unknown"', line);
 			const record: RecordInput = {
 				recordType: "message",
 				role: "toolResult",

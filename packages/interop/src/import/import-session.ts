@@ -53,7 +53,8 @@ function createOptions(converted: ConvertedSession): CreateSessionOptions {
 	if (converted.name) options.name = converted.name;
 	if (converted.model) options.model = converted.model;
 	if (converted.identityKey) options.identityKey = converted.identityKey;
-	if (converted.uptimeSeconds !== undefined && converted.uptimeSeconds > 0) options.uptimeSeconds = converted.uptimeSeconds;
+	if (converted.uptimeSeconds !== undefined && converted.uptimeSeconds > 0)
+		options.uptimeSeconds = converted.uptimeSeconds;
 	return options;
 }
 
