@@ -100,7 +100,7 @@ export async function forkSession(
 		now,
 	);
 	// Where the fork starts: the leaf the path ends at (a side record stands for its parent).
-	metadata.forkedFrom = { sessionId: sourceMeta.id, seq: path[path.length - 1]?.seq ?? atSeq };
+	metadata.forkedFrom = { sessionId: sourceMeta.id, seq: path[path.length - 1]?.seq ?? 0 };
 	const paths = makeSessionDir(store.home);
 	metadata.id = paths.id;
 	try {
