@@ -32,6 +32,8 @@ export interface ConvertedSession {
 	cwd?: string;
 	/** An identity key (fern channel_user, rfc-0064 agent/sender). */
 	identityKey?: string;
+	/** A sub-agent's session: the source id of the session that spawned it (Claude Code's sessionId). */
+	parentSourceId?: string;
 	/** Accumulated active time (rfc-0064 uptime_secs). */
 	uptimeSeconds?: number;
 	records: RecordInput[];

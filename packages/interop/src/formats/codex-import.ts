@@ -50,6 +50,7 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 	let contextTokens = 0;
 	for (const { line, value } of parseJsonLines(lines, warnings)) {
 		if (!isObject(value)) {
+			reader.flush();
 			warnings.add("a line that is not a JSON object; kept as a custom record (codex:line)", line);
 			list.custom("codex:line", value);
 			continue;
@@ -102,6 +103,9 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 			}
 			if (eventType && RESTATING_EVENTS.has(eventType)) restated++;
 			else {
+				// The response being gathered is complete before anything else is written: a record's
+				// place must not depend on lines that come after it.
+				reader.flush();
 				warnings.add(
 					"event_msg lines other than restated items have no equivalent; kept as custom records (codex:event_msg)",
 					line,
@@ -109,6 +113,7 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 				list.custom("codex:event_msg", payload, undefined, timestamp);
 			}
 		} else {
+			reader.flush();
 			warnings.add(
 				`a ${JSON.stringify(type)} line has no equivalent; kept as a custom record (codex:${String(type)})`,
 				line,
