@@ -49,7 +49,7 @@ export function convertClaude(lines: readonly string[], options: ConvertOptions 
 	if (createdAt) result.createdAt = createdAt;
 	const cwd = stringField(firstChain ?? {}, "cwd");
 	if (cwd) result.cwd = cwd;
-	const name = state.title ?? state.summary ?? firstPrompt(chain);
+	const name = state.title ?? state.summary ?? firstPrompt(chain, agentId !== undefined);
 	if (name) result.name = name;
 	if (state.model) result.model = `anthropic/${state.model}`;
 	if (parentSessionId) result.parentSourceId = parentSessionId;
@@ -85,9 +85,9 @@ function claudeIds(
 }
 
 /** The first thing the user typed (not a meta or command line), as a name when nothing better names the session. */
-function firstPrompt(chain: readonly Line[]): string | undefined {
+function firstPrompt(chain: readonly Line[], isSubAgent: boolean): string | undefined {
 	for (const { value } of chain) {
-		if (value.type !== "user" || value.isMeta === true || value.isSidechain === true) continue;
+		if (value.type !== "user" || value.isMeta === true || (value.isSidechain === true && !isSubAgent)) continue;
 		const message = isObject(value.message) ? value.message : {};
 		const content = message.content;
 		const text =

@@ -57,6 +57,8 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 		}
 		const { type, payload, timestamp } = unwrap(value, meta === undefined && list.lastSeq === 0);
 		const source: ItemSource = { line, timestamp };
+		const isPromptEvent = type === "event_msg" && payload.type === "user_message";
+		if (type !== "response_item" && !isPromptEvent) reader.justPrompted = false;
 		if (type === "session_meta") {
 			reader.flush();
 			if (meta) warnings.add("another session_meta line; kept as a custom record (codex:session_meta)", line);
@@ -101,7 +103,12 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 					contextTokens = usage.totalTokens;
 				}
 			}
-			if (eventType && RESTATING_EVENTS.has(eventType)) restated++;
+			if (eventType === "user_message" && reader.eventPrompt(payload, source)) {
+				warnings.add(
+					"a prompt held only by an event_msg user_message (no response item restates it); imported as the user message",
+					line,
+				);
+			} else if (eventType && RESTATING_EVENTS.has(eventType)) restated++;
 			else {
 				// The response being gathered is complete before anything else is written: a record's
 				// place must not depend on lines that come after it.
