@@ -1,4 +1,5 @@
 import type { RecordInput } from "@agent/session-format";
+import { assistantRecord } from "../content.js";
 import { isObject, stringField } from "../json-lines.js";
 import type { RecordList } from "../record-list.js";
 import type { Warnings } from "../warnings.js";
@@ -146,18 +147,15 @@ export class ClaudeState {
 			return merged;
 		}
 		const hasToolCall = content.blocks.some((block) => block.type === "toolCall");
-		const record: RecordInput = {
-			recordType: "message",
-			role: "assistant",
+		const record = assistantRecord({
 			content: content.blocks,
 			api: "anthropic-messages",
 			provider: "anthropic",
 			stopReason: claudeStopReason(message.stop_reason, hasToolCall),
-		};
-		if (model) record.model = model;
-		const usage = claudeUsage(message.usage);
-		if (usage) record.usage = usage;
-		if (value.isApiErrorMessage === true) {
+			model,
+			usage: claudeUsage(message.usage),
+		});
+		if (value.isApiErrorMessage === true && record.recordType === "message") {
 			record.stopReason = "error";
 			record.errorMessage = content.blocks.map((block) => (block.type === "text" ? block.text : "")).join("\n");
 		}

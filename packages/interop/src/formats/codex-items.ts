@@ -1,5 +1,5 @@
 import type { ContentBlock, RecordInput, Usage } from "@agent/session-format";
-import { imageFromDataUrl, parseToolArguments, text } from "../content.js";
+import { assistantRecord, imageFromDataUrl, parseToolArguments, text } from "../content.js";
 import { isObject, numberField, stringField } from "../json-lines.js";
 import type { RecordList } from "../record-list.js";
 import type { Warnings } from "../warnings.js";
@@ -126,16 +126,14 @@ export class CodexItemReader {
 		if (!pending) return;
 		this.pending = undefined;
 		const hasToolCall = pending.content.some((block) => block.type === "toolCall");
-		const record: RecordInput = {
-			recordType: "message",
-			role: "assistant",
+		const record = assistantRecord({
 			content: pending.content,
 			api: "openai-responses",
 			provider: this.provider,
 			stopReason: hasToolCall ? "toolUse" : "stop",
-		};
-		if (this.model) record.model = this.model;
-		if (pending.usage) record.usage = pending.usage;
+			model: this.model,
+			usage: pending.usage,
+		});
 		if (pending.source.timestamp) record.timestamp = pending.source.timestamp;
 		this.list.add(record, undefined, pending.source.line);
 		this.lastAssistant = this.list.get(this.list.lastSeq);
