@@ -42,5 +42,18 @@ describe("a source that grew ends as a fresh import of the whole file would (rea
 			}
 			expect(stuck, `cut points (lines kept) whose re-import does not end as a fresh import`).toEqual([]);
 		}, 120_000);
+
+		it(`${fixture.name} growing one line at a time, imported after every line, ends as a fresh import`, async () => {
+			const fresh = await importAs(fixture, join(root, "fresh"), fixture.lines);
+			const expected = await contextOf(fresh.store, fresh.result?.id as string);
+			const home = join(root, "growing");
+			let last: Awaited<ReturnType<typeof importAs>> | undefined;
+			for (let cut = 1; cut <= fixture.lines.length; cut++)
+				last = await importAs(fixture, home, fixture.lines.slice(0, cut));
+			expect(last?.result?.status).not.toBe("failed");
+			expect(await contextOf(last?.store as ReturnType<typeof createFileStore>, last?.result?.id as string)).toBe(
+				expected,
+			);
+		}, 120_000);
 	}
 });

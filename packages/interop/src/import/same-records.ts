@@ -1,7 +1,9 @@
 import { type RecordInput, type StoredRecord, validateRecordInput } from "@agent/session-format";
 
 /** Fields that hold seqs: they differ between a conversion and the store once a correction renumbered the records. */
-const REFERENCE_FIELDS = ["parentSeq", "firstKeptSeq", "targetSeq", "fromSeq"] as const;
+const REFERENCE_FIELDS = ["parentSeq", "firstKeptSeq", "targetSeq", "fromSeq", "session", "pathSettings"] as const;
+/** Fields the store adds itself: the session header on the first record, the settings a compaction's path was under. */
+const STORE_FIELDS = ["parentSeq", "session", "pathSettings"] as const;
 
 /**
  * Whether a stored record is the converted record `input` (whose references are already in
@@ -17,7 +19,7 @@ export function sameRecord(
 	if (storedParent !== inputParent) return false;
 	const expected = asStored(stored, input);
 	if (!expected) return false;
-	return canonical(withoutFields(expected, ["parentSeq"])) === canonical(withoutFields(stored, ["parentSeq"]));
+	return canonical(withoutFields(expected, STORE_FIELDS)) === canonical(withoutFields(stored, STORE_FIELDS));
 }
 
 /** Like sameRecord, ignoring the tree and every reference: the same content at the same place of the conversation. */
