@@ -1,12 +1,12 @@
 import type { RecordInput } from "@agent/session-format";
 
 /** The session formats this package reads. */
-export type SourceFormat = "pi" | "codex" | "claude" | "rfc0064" | "fern";
+export type SourceFormat = "pi" | "codex" | "claude" | "gemini" | "rfc0064" | "fern";
 
 /** What `--from` accepts: a format, or `auto` to detect it from the content. */
 export type ImportFormat = "auto" | SourceFormat;
 
-export const SOURCE_FORMATS: readonly SourceFormat[] = ["pi", "codex", "claude", "rfc0064", "fern"];
+export const SOURCE_FORMATS: readonly SourceFormat[] = ["pi", "codex", "claude", "gemini", "rfc0064", "fern"];
 
 /** Context a converter may use besides the lines; converters never touch the disk themselves. */
 export interface ConvertOptions {

@@ -17,7 +17,7 @@ export function registerImport(ctx: CliContext): Command {
 		.argument("<paths...>", "session files or directories")
 		.addOption(
 			new Option("--from <format>", "the source format; auto detects it from the content")
-				.choices(["auto", "pi", "codex", "claude", "rfc0064", "fern"])
+				.choices(["auto", "pi", "codex", "claude", "gemini", "rfc0064", "fern"])
 				.default("auto"),
 		)
 		.option("--json", "print [{ source, id, records, warnings, status, ... }]")

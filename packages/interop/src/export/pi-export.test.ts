@@ -245,6 +245,16 @@ describe("other formats → ours → pi: pi builds the same context as ours", ()
 		});
 	}
 
+	it("real Gemini CLI chat: pi's context equals ours", async () => {
+		const file = join(
+			fileURLToPath(new URL("../../fixtures/gemini/", import.meta.url)),
+			"session-2025-10-18T14-57-f86f5318.json",
+		);
+		const converted = convertSession(readFileSync(file, "utf8").split("\n"), { sourcePath: file });
+		const path = await exportToPiFile(converted.records);
+		expect(piContextOf(path).messages).toEqual(normaliseOurs(ourContext(converted.records)).messages);
+	});
+
 	it("the pi header takes the cwd an import kept", async () => {
 		const file = join(fixtures, "codex/rollout-2025-09-01T10-00-00-5f1c2a3b-0000-4000-8000-00000000c0de.jsonl");
 		const converted = convertSession(readFileSync(file, "utf8").split("\n"));

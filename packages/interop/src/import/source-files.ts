@@ -11,8 +11,8 @@ export interface SourceFile {
 }
 
 /**
- * The files to import: each path that is a file, and every `.jsonl` file under each path that
- * is a directory (recursively, symbolic links not followed), in a stable order.
+ * The files to import: each path that is a file, and every `.jsonl` file (and Gemini CLI chat,
+ * `session-*.json`) under each path that is a directory (recursively, symbolic links not followed), in a stable order.
  */
 export async function findSourceFiles(paths: readonly string[]): Promise<SourceFile[]> {
 	const out: SourceFile[] = [];
@@ -46,9 +46,14 @@ async function walk(dir: string): Promise<string[]> {
 	for (const entry of entries) {
 		const path = join(dir, entry.name);
 		if (entry.isDirectory()) out.push(...(await walk(path)));
-		else if (entry.isFile() && entry.name.endsWith(".jsonl")) out.push(path);
+		else if (entry.isFile() && isSessionFileName(entry.name)) out.push(path);
 	}
 	return out;
+}
+
+/** Session files a directory scan picks up: JSON lines, and Gemini CLI's chats (`session-*.json`). */
+function isSessionFileName(name: string): boolean {
+	return name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
 }
 
 /**
