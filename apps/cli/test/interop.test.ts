@@ -87,3 +87,30 @@ describe("import", () => {
 		expect(result.stderr).toContain("1 skipped");
 	});
 });
+
+describe("import of real files named on the command line", () => {
+	const fixtures = path.resolve(__dirname, "../../../packages/interop/fixtures");
+
+	it("a named file that is not a session fails with exit 1 and says why once", async () => {
+		const dir = await tempHome();
+		const garbage = path.join(dir, "notes.jsonl");
+		await fs.writeFile(garbage, "this is not a session\n");
+		const result = await cli(["import", garbage]);
+		expect(result.code).toBe(1);
+		const why = `${result.stdout}${result.stderr}`.split("\n").filter((line) => line.includes("is not a session"));
+		expect(why).toHaveLength(1);
+	});
+
+	it("a Claude Code sub-agent and its parent session: show of either names the other", async () => {
+		const home = cliAt(await tempHome());
+		const results = JSON.parse(await home.ok(["import", path.join(fixtures, "claude/subagents"), "--json"])) as Array<
+			ImportResult & { sourceId: string }
+		>;
+		const [parent, child] = [
+			results.find((r) => !r.sourceId.includes("/agent-")),
+			results.find((r) => r.sourceId.includes("/agent-")),
+		];
+		expect(await home.ok(["show", parent?.id as string])).toContain(child?.id as string);
+		expect(await home.ok(["show", child?.id as string])).toContain(parent?.id as string);
+	});
+});

@@ -1,4 +1,4 @@
-import type { ContentBlock, ImageBlock, TextBlock } from "@agent/session-format";
+import type { ContentBlock, ImageBlock, RecordInput, StopReason, TextBlock, Usage } from "@agent/session-format";
 import { isObject } from "./json-lines.js";
 
 export function text(value: string): TextBlock {
@@ -96,4 +96,20 @@ export function isoTime(value: unknown): string | undefined {
 		if (!Number.isNaN(date.getTime())) return date.toISOString();
 	}
 	return undefined;
+}
+
+/** An assistant message record; model and usage only when known. */
+export function assistantRecord(fields: {
+	content: ContentBlock[];
+	api: string;
+	provider: string;
+	stopReason: StopReason;
+	model?: string | undefined;
+	usage?: Usage | undefined;
+}): RecordInput {
+	const { content, api, provider, stopReason, model, usage } = fields;
+	const record: RecordInput = { recordType: "message", role: "assistant", content, api, provider, stopReason };
+	if (model) record.model = model;
+	if (usage) record.usage = usage;
+	return record;
 }

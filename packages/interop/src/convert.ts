@@ -3,6 +3,7 @@ import { invalidArgument, invalidSource, sourceLabel } from "./errors.js";
 import { convertClaude } from "./formats/claude-import.js";
 import { convertCodex } from "./formats/codex-import.js";
 import { convertFern } from "./formats/fern-import.js";
+import { convertGemini } from "./formats/gemini-import.js";
 import { convertPi } from "./formats/pi-import.js";
 import { convertRfc0064 } from "./formats/rfc0064-import.js";
 import {
@@ -19,6 +20,7 @@ export const CONVERTERS: Readonly<Record<SourceFormat, Converter>> = {
 	pi: convertPi,
 	codex: convertCodex,
 	claude: convertClaude,
+	gemini: convertGemini,
 	rfc0064: convertRfc0064,
 	fern: convertFern,
 };

@@ -31,6 +31,6 @@ describe("detectFormat", () => {
 		expect(() => convertSession(["{}"], { sourcePath: "/a/b.jsonl" })).toThrow(
 			/@agent\/interop: \/a\/b.jsonl: is not a session in a format this importer knows.*--from/,
 		);
-		expect(() => convertSession(["{}"], { from: "gemini" as never })).toThrow(/unknown format "gemini"/);
+		expect(() => convertSession(["{}"], { from: "cursor" as never })).toThrow(/unknown format "cursor"/);
 	});
 });

@@ -1,3 +1,4 @@
+import { parseGeminiChat } from "./formats/gemini-import.js";
 import { isObject } from "./json-lines.js";
 import type { SourceFormat } from "./types.js";
 
@@ -11,6 +12,7 @@ const FERN_TYPES = new Set(["message", "tool_call", "tool_result", "system", "co
  * none of the known formats fits.
  */
 export function detectFormat(lines: readonly string[]): SourceFormat | undefined {
+	if (isOneDocument(lines) && parseGeminiChat(lines)) return "gemini";
 	let index = 0;
 	for (const text of lines) {
 		if (text.trim() === "") continue;
@@ -57,4 +59,10 @@ function lineFormat(value: Record<string, unknown>): SourceFormat | undefined {
 	}
 	if (typeof value.compact === "string" && Object.keys(value).length === 1) return "rfc0064";
 	return undefined;
+}
+
+/** Whether the file is one JSON document rather than JSON lines: pretty-printed (a lone "{" first), or a single line. */
+function isOneDocument(lines: readonly string[]): boolean {
+	const filled = lines.filter((line) => line.trim() !== "");
+	return filled[0]?.trim() === "{" || filled.length === 1;
 }

@@ -12,12 +12,12 @@ interface ImportFlags {
 export function registerImport(ctx: CliContext): Command {
 	return new Command("import")
 		.description(
-			"import other agents' sessions (files, or directories searched recursively); importing again returns the same ids; exits 1 when a file failed",
+			"import other agents' sessions (files, or directories searched recursively); importing again returns the same ids and brings a session up to a source that grew; a file named here that is not a session fails (found in a directory, it is skipped); exits 1 when a file failed",
 		)
 		.argument("<paths...>", "session files or directories")
 		.addOption(
 			new Option("--from <format>", "the source format; auto detects it from the content")
-				.choices(["auto", "pi", "codex", "claude", "rfc0064", "fern"])
+				.choices(["auto", "pi", "codex", "claude", "gemini", "rfc0064", "fern"])
 				.default("auto"),
 		)
 		.option("--json", "print [{ source, id, records, warnings, status, ... }]")
@@ -56,6 +56,7 @@ function renderResult(ctx: CliContext, result: ImportResult): string[] {
 	return [
 		`${status}${gap}${what ? `${what}  ` : ""}${paint("gray", result.source)}`,
 		...(result.error ? [paint("red", `    ${result.error}`)] : []),
+		...(result.linked ?? []).map((id) => `    linked with ${id} (sub-agent and the session that spawned it)`),
 		...result.warnings.map((warning) => paint("yellow", `    ${warning}`)),
 	];
 }

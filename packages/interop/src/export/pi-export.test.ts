@@ -6,10 +6,13 @@ import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { convertSession } from "../convert.js";
 import { convertPi } from "../formats/pi-import.js";
+import { realFixtures } from "../testing/real-fixtures.js";
 import { collect } from "../testing/test-collect.js";
 import { firstTexts, normaliseOurs, normalisePi, ourContext, storedRecords } from "../testing/test-context.js";
 import { useTempDir } from "../testing/test-dir.js";
 import {
+	assistant,
+	user,
 	v1Lines,
 	v2Lines,
 	writeBranchedPiSession,
@@ -18,7 +21,7 @@ import {
 	writeLines,
 } from "../testing/test-pi-sessions.js";
 import type { ConvertOptions } from "../types.js";
-import { piExportLines } from "./pi-export.js";
+import { piExportLines, piSessionIdOf } from "./pi-export.js";
 import { recordsFrom } from "./record-source.js";
 
 let dir: string;
@@ -121,6 +124,53 @@ describe("pi entries kept as custom records go back to pi as they were", () => {
 });
 
 describe("ours → pi", () => {
+	it("a compaction's extension details and fromHook go back into the pi entry (pi → ours → pi)", async () => {
+		const sm = SessionManager.create("/w", dir);
+		const kept = sm.appendMessage(user("keep me"));
+		sm.appendMessage(assistant([{ type: "text", text: "ok" }]));
+		sm.appendCompaction("by an extension", kept, 5, { readFiles: ["r"], modifiedFiles: [], artifacts: [1, 2] }, true);
+		sm.appendMessage(user("after"));
+		const converted = convertPi(readFileSync(sm.getSessionFile() as string, "utf8").split("\n"));
+		const exported = SessionManager.open(await exportToPiFile(converted.records), dir).getEntries();
+		const compaction = exported.find((entry) => entry.type === "compaction");
+		expect(compaction).toMatchObject({
+			fromHook: true,
+			details: { readFiles: ["r"], modifiedFiles: [], artifacts: [1, 2] },
+		});
+		expect(exported.some((entry) => entry.type === "custom")).toBe(false);
+		expect(exported.at(-1)).toMatchObject({ type: "message", parentId: compaction?.id });
+	});
+
+	it("every export of a session carries the same pi session id, a UUID of its own per session", async () => {
+		const inputs: RecordInput[] = [{ recordType: "message", role: "user", content: [{ type: "text", text: "Q" }] }];
+		const header = async (id: string) => {
+			const text = await collect(piExportLines(recordsFrom(storedRecords(inputs)), { ...INFO, id }));
+			return JSON.parse(text.split("\n")[0] as string).id as string;
+		};
+		const first = await header(INFO.id);
+		expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		expect(await header(INFO.id)).toBe(first);
+		expect(first).toBe(piSessionIdOf(INFO.id));
+		expect(await header("01JMRZ8X1Q9V5E2H3K4M6N7P8S")).not.toBe(first);
+	});
+
+	it('an answer whose model the import did not know is exported with the session\'s model, never "undefined"', async () => {
+		const inputs: RecordInput[] = [
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "Q" }] },
+			{ recordType: "message", role: "assistant", content: [{ type: "text", text: "A" }], provider: "openai" },
+		];
+		const write = async (model?: string) => {
+			const text = await collect(
+				piExportLines(recordsFrom(storedRecords(inputs)), { ...INFO, ...(model ? { model } : {}) }),
+			);
+			const path = join(dir, `model-${Math.random()}.jsonl`);
+			writeFileSync(path, text);
+			return SessionManager.open(path, dir).buildSessionContext().model;
+		};
+		expect(await write("openai/gpt-5")).toEqual({ provider: "openai", modelId: "gpt-5" });
+		expect(await write()).toEqual({ provider: "openai", modelId: "unknown" });
+	});
+
 	it("a branch moved to an earlier record (metadata.leafSeq) stays the active leaf in pi", async () => {
 		const inputs: RecordInput[] = [
 			{ recordType: "message", role: "user", content: [{ type: "text", text: "Q" }] },
@@ -179,6 +229,31 @@ describe("other formats → ours → pi: pi builds the same context as ours", ()
 			expect(piContextOf(path).messages).toEqual(ours.messages);
 		});
 	}
+
+	for (const fixture of [...realFixtures("codex"), ...realFixtures("claude")]) {
+		it(`real file ${fixture.name}: pi's context equals ours, every tool result named`, async () => {
+			const converted = convertSession(fixture.lines, { sourcePath: fixture.path });
+			const path = await exportToPiFile(converted.records);
+			const pi = piContextOf(path);
+			expect(pi.messages).toEqual(normaliseOurs(ourContext(converted.records)).messages);
+			const entries = SessionManager.open(path, dir).getEntries();
+			for (const entry of entries) {
+				if (entry.type === "message" && entry.message.role === "toolResult")
+					expect(entry.message.toolName).not.toBe("");
+			}
+			expect(pi.model?.modelId).not.toBe("undefined");
+		});
+	}
+
+	it("real Gemini CLI chat: pi's context equals ours", async () => {
+		const file = join(
+			fileURLToPath(new URL("../../fixtures/gemini/", import.meta.url)),
+			"session-2025-10-18T14-57-f86f5318.json",
+		);
+		const converted = convertSession(readFileSync(file, "utf8").split("\n"), { sourcePath: file });
+		const path = await exportToPiFile(converted.records);
+		expect(piContextOf(path).messages).toEqual(normaliseOurs(ourContext(converted.records)).messages);
+	});
 
 	it("the pi header takes the cwd an import kept", async () => {
 		const file = join(fixtures, "codex/rollout-2025-09-01T10-00-00-5f1c2a3b-0000-4000-8000-00000000c0de.jsonl");

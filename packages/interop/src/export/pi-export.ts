@@ -14,7 +14,7 @@ import { LEAF_MARKER_TYPE } from "../record-list.js";
 import type { ExportInfo, RecordSource } from "./record-source.js";
 
 export interface PiExportOptions {
-	/** The pi session id to write in the header; default a new UUID. */
+	/** The pi session id to write in the header; default one derived from our session id (the same on every export). */
 	piSessionId?: string;
 	/** The header's cwd; default the cwd an import kept (pi header, Codex meta, Claude Code envelope), else the process's. */
 	cwd?: string;
@@ -52,6 +52,7 @@ export async function* piExportLines(
 	const parents = new Map<number, number | null>();
 	/** Records not written as entries, and the entry id their children attach to instead. */
 	const skipped = new Map<number, string | null>();
+	const extras = await extrasByEntry(source);
 	const idOf = (seq: number | null): string | null => {
 		if (seq === null) return null;
 		return skipped.has(seq) ? (skipped.get(seq) as string | null) : piEntryId(seq);
@@ -75,8 +76,14 @@ export async function* piExportLines(
 			yield headerLine(info, options, options.cwd ?? importedCwd(record));
 			headerWritten = true;
 		}
+		if (isExtrasOf(record, extras)) {
+			// Written back into the entry it belongs to (below); its children attach to that entry.
+			skipped.set(record.seq, idOf(parent));
+			continue;
+		}
 		const base = { id: piEntryId(record.seq), parentId: idOf(parent), timestamp: record.timestamp };
-		yield `${JSON.stringify(piEntry(record, base, { idOf, parents, skipped }))}\n`;
+		const entry = piEntry(record, base, { idOf, parents, skipped, info });
+		yield `${JSON.stringify(withExtras(entry, extras.get(record.seq)))}\n`;
 	}
 	if (!headerWritten) yield headerLine(info, options, options.cwd);
 	const leaf = info.leafSeq;
@@ -97,6 +104,47 @@ interface Links {
 	idOf(seq: number | null): string | null;
 	parents: ReadonlyMap<number, number | null>;
 	skipped: ReadonlyMap<number, string | null>;
+	info: ExportInfo;
+}
+
+/** What a pi import kept of a compaction's or branch summary's extension details and fromHook. */
+interface PiExtras {
+	seq: number;
+	details?: unknown;
+	fromHook?: unknown;
+}
+
+/** The kept extras (`pi:compaction-extras`, `pi:branch_summary-extras`) by the seq of the record they belong to (their parent). */
+async function extrasByEntry(source: RecordSource): Promise<Map<number, PiExtras>> {
+	const out = new Map<number, PiExtras>();
+	const kinds = new Map<number, string>();
+	for await (const record of source()) {
+		kinds.set(record.seq, record.recordType);
+		if (record.recordType !== "custom" || !isObject(record.data)) continue;
+		const owner = EXTRAS_OWNERS.get(record.customType);
+		const parent = parentSeqOf(record);
+		if (!owner || parent === null || kinds.get(parent) !== owner || out.has(parent)) continue;
+		out.set(parent, { seq: record.seq, details: record.data.details, fromHook: record.data.fromHook });
+	}
+	return out;
+}
+
+const EXTRAS_OWNERS: ReadonlyMap<string, string> = new Map([
+	[`${PI_PREFIX}compaction-extras`, "compaction"],
+	[`${PI_PREFIX}branch_summary-extras`, "branch_summary"],
+]);
+
+function isExtrasOf(record: StoredRecord, extras: ReadonlyMap<number, PiExtras>): boolean {
+	const parent = parentSeqOf(record);
+	return parent !== null && extras.get(parent)?.seq === record.seq;
+}
+
+function withExtras(entry: Record<string, unknown>, extras: PiExtras | undefined): Record<string, unknown> {
+	if (!extras) return entry;
+	const out = { ...entry };
+	if (extras.details !== undefined) out.details = extras.details;
+	if (extras.fromHook !== undefined) out.fromHook = extras.fromHook;
+	return out;
 }
 
 type Base = { id: string; parentId: string | null; timestamp: string };
@@ -104,7 +152,7 @@ type Base = { id: string; parentId: string | null; timestamp: string };
 function piEntry(record: StoredRecord, base: Base, links: Links): Record<string, unknown> {
 	switch (record.recordType) {
 		case "message":
-			return { type: "message", ...base, message: piMessage(record) };
+			return { type: "message", ...base, message: piMessage(record, links.info) };
 		case "compaction":
 			return { type: "compaction", ...base, ...piCompaction(record, links) };
 		case "model_change":
@@ -135,7 +183,7 @@ function piEntry(record: StoredRecord, base: Base, links: Links): Record<string,
 	}
 }
 
-function piMessage(record: MessageRecord): Record<string, unknown> {
+function piMessage(record: MessageRecord, info: ExportInfo): Record<string, unknown> {
 	const timestamp = Date.parse(record.timestamp) || 0;
 	switch (record.role) {
 		case "user":
@@ -145,8 +193,9 @@ function piMessage(record: MessageRecord): Record<string, unknown> {
 				role: "assistant",
 				content: record.content,
 				api: record.api,
-				provider: record.provider,
-				model: record.model,
+				// pi takes the session's model from the last answer: it must name one (an import may not know it).
+				provider: record.provider || sessionModel(info).provider,
+				model: record.model || sessionModel(info).modelId,
 				usage: record.usage
 					? { ...ZERO_USAGE, ...record.usage, cost: record.usage.cost ?? ZERO_USAGE.cost }
 					: ZERO_USAGE,
@@ -244,11 +293,40 @@ function headerLine(info: ExportInfo, options: PiExportOptions, cwd: string | un
 	const header = {
 		type: "session",
 		version: 3,
-		id: options.piSessionId ?? globalThis.crypto.randomUUID(),
+		id: options.piSessionId ?? piSessionIdOf(info.id),
 		timestamp: info.createdAt,
 		cwd: cwd ?? process.cwd(),
 	};
 	return `${JSON.stringify(header)}\n`;
+}
+
+/** The session's "provider/model-id" split; "unknown" for what it does not say. */
+function sessionModel(info: ExportInfo): { provider: string; modelId: string } {
+	const model = info.model ?? "";
+	const slash = model.indexOf("/");
+	const provider = slash > 0 ? model.slice(0, slash) : "";
+	const modelId = slash > 0 ? model.slice(slash + 1) : model;
+	return { provider: provider || "unknown", modelId: modelId || "unknown" };
+}
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A pi session id (a UUID) derived from our session id, so every export of a session carries the
+ * same one: the 128 bits of the ULID, marked as a version 8 (custom) UUID. Ids that are not
+ * ULIDs are hashed into the bits instead.
+ */
+export function piSessionIdOf(sessionId: string): string {
+	let bits = 0n;
+	const upper = sessionId.toUpperCase();
+	if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(upper)) {
+		for (const char of upper) bits = (bits << 5n) | BigInt(CROCKFORD.indexOf(char));
+	} else {
+		for (const char of sessionId) bits = ((bits * 131n) ^ BigInt(char.codePointAt(0) ?? 0)) & ((1n << 128n) - 1n);
+	}
+	let hex = (bits & ((1n << 128n) - 1n)).toString(16).padStart(32, "0");
+	hex = `${hex.slice(0, 12)}8${hex.slice(13, 16)}${((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17)}`;
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function stringOr(value: unknown, fallback: string): string {

@@ -106,3 +106,21 @@ describe("HTML page", () => {
 		expect(html).not.toContain("Abandoned answer");
 	});
 });
+
+describe("reasoning kept only encrypted", () => {
+	it("shows as hidden reasoning in md and html, never as an empty Thinking block", async () => {
+		const inputs: RecordInput[] = [
+			{ recordType: "message", role: "user", content: text("Q") },
+			{
+				recordType: "message",
+				role: "assistant",
+				content: [{ type: "thinking", thinking: "", thinkingSignature: "gAAAAB-encrypted" }, ...text("A")],
+			},
+		];
+		const md = await collect(exportRecords(recordsFrom(storedRecords(inputs)), INFO, "md"));
+		expect(md).not.toMatch(/\*Thinking:\*/);
+		expect(md).toMatch(/redacted thinking/);
+		const html = await collect(exportRecords(recordsFrom(storedRecords(inputs)), INFO, "html"));
+		expect(html).not.toMatch(/<summary>Thinking<\/summary>/);
+	});
+});

@@ -15,6 +15,13 @@ export type TranscriptItem =
 	| { kind: "custom_message"; seq: number; timestamp: string; customType: string; blocks: ContentBlock[] }
 	| { kind: "note"; seq: number; timestamp: string; text: string };
 
+/** Reasoning kept only encrypted (a signature, no text) is shown as hidden, not as an empty "Thinking" block. */
+function hiddenThinking(block: ContentBlock): ContentBlock {
+	return block.type === "thinking" && block.thinking.trim() === "" && !block.redacted
+		? { ...block, redacted: true }
+		: block;
+}
+
 /** A record as a transcript item; undefined for custom records (extension state, imported lines kept as data). */
 export function transcriptItem(record: StoredRecord): TranscriptItem | undefined {
 	const { seq, timestamp } = record;
@@ -30,7 +37,7 @@ export function transcriptItem(record: StoredRecord): TranscriptItem | undefined
 					role: "assistant",
 					seq,
 					timestamp,
-					blocks: record.content,
+					blocks: record.content.map(hiddenThinking),
 					label: `Assistant${model}${error}`,
 				};
 			}

@@ -26,7 +26,7 @@ export function claudeAssistantContent(content: unknown): SplitContent {
 			out.blocks.push(thinking);
 		} else if (block.type === "redacted_thinking" && typeof block.data === "string") {
 			out.blocks.push({ type: "thinking", thinking: "", thinkingSignature: block.data, redacted: true });
-		} else if (block.type === "tool_use" && typeof block.id === "string" && typeof block.name === "string") {
+		} else if (block.type === "tool_use" && nonEmpty(block.id) && nonEmpty(block.name)) {
 			const args = isObject(block.input) ? block.input : { input: block.input };
 			out.blocks.push({ type: "toolCall", id: block.id, name: block.name, arguments: args });
 		} else out.unknown.push(block);
@@ -55,7 +55,7 @@ export function claudeUserContent(content: unknown): SplitContent & { toolResult
 	}
 	for (const block of Array.isArray(content) ? content : []) {
 		if (!isObject(block)) continue;
-		if (block.type === "tool_result" && typeof block.tool_use_id === "string") {
+		if (block.type === "tool_result" && nonEmpty(block.tool_use_id)) {
 			const inner = claudeUserContent(block.content ?? "");
 			out.approximated += inner.approximated;
 			out.unknown.push(...inner.unknown);
@@ -69,6 +69,11 @@ export function claudeUserContent(content: unknown): SplitContent & { toolResult
 		} else out.unknown.push(block);
 	}
 	return out;
+}
+
+/** Ids and names must be non-empty strings: a block without one is kept as unknown content, not sent on. */
+function nonEmpty(value: unknown): value is string {
+	return typeof value === "string" && value !== "";
 }
 
 function simpleBlock(block: Record<string, unknown>): { block: ContentBlock; approximated?: boolean } | undefined {

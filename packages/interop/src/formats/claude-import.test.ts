@@ -110,3 +110,18 @@ describe("convertClaude", () => {
 		).toThrow(/@agent\/interop: \/p\/s.jsonl: has no user or assistant line/);
 	});
 });
+
+describe("convertClaude: compactions without noise", () => {
+	it("a line outside the chain between a compact_boundary and its summary does not split them (no warning)", () => {
+		const withSnapshot = [...lines];
+		const boundary = withSnapshot.findIndex((line) => line.includes('"compact_boundary"'));
+		withSnapshot.splice(
+			boundary + 1,
+			0,
+			JSON.stringify({ type: "file-history-snapshot", messageId: "m", snapshot: {}, isSnapshotUpdate: false }),
+		);
+		const converted = convertClaude(withSnapshot, { sourcePath: FIXTURE });
+		expect(converted.warnings.join("\n")).not.toMatch(/compact_boundary/);
+		expect(converted.records.filter((r) => r.recordType === "compaction")).toHaveLength(1);
+	});
+});

@@ -50,12 +50,15 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 	let contextTokens = 0;
 	for (const { line, value } of parseJsonLines(lines, warnings)) {
 		if (!isObject(value)) {
+			reader.flush();
 			warnings.add("a line that is not a JSON object; kept as a custom record (codex:line)", line);
 			list.custom("codex:line", value);
 			continue;
 		}
 		const { type, payload, timestamp } = unwrap(value, meta === undefined && list.lastSeq === 0);
 		const source: ItemSource = { line, timestamp };
+		const isPromptEvent = type === "event_msg" && payload.type === "user_message";
+		if (type !== "response_item" && !isPromptEvent) reader.justPrompted = false;
 		if (type === "session_meta") {
 			reader.flush();
 			if (meta) warnings.add("another session_meta line; kept as a custom record (codex:session_meta)", line);
@@ -100,8 +103,16 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 					contextTokens = usage.totalTokens;
 				}
 			}
-			if (eventType && RESTATING_EVENTS.has(eventType)) restated++;
+			if (eventType === "user_message" && reader.eventPrompt(payload, source)) {
+				warnings.add(
+					"a prompt held only by an event_msg user_message (no response item restates it); imported as the user message",
+					line,
+				);
+			} else if (eventType && RESTATING_EVENTS.has(eventType)) restated++;
 			else {
+				// The response being gathered is complete before anything else is written: a record's
+				// place must not depend on lines that come after it.
+				reader.flush();
 				warnings.add(
 					"event_msg lines other than restated items have no equivalent; kept as custom records (codex:event_msg)",
 					line,
@@ -109,6 +120,7 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 				list.custom("codex:event_msg", payload, undefined, timestamp);
 			}
 		} else {
+			reader.flush();
 			warnings.add(
 				`a ${JSON.stringify(type)} line has no equivalent; kept as a custom record (codex:${String(type)})`,
 				line,

@@ -1,5 +1,5 @@
 import type { ContentBlock, RecordInput, Usage } from "@agent/session-format";
-import { imageFromDataUrl, parseToolArguments, text } from "../content.js";
+import { assistantRecord, imageFromDataUrl, parseToolArguments, text } from "../content.js";
 import { isObject, numberField, stringField } from "../json-lines.js";
 import type { RecordList } from "../record-list.js";
 import type { Warnings } from "../warnings.js";
@@ -19,6 +19,12 @@ export class CodexItemReader {
 	private pending: { content: ContentBlock[]; source: ItemSource; usage?: Usage } | undefined;
 	private readonly toolNames = new Map<string, string>();
 	private lastAssistant: RecordInput | undefined;
+	/** Texts of the user messages since the model last answered: an event_msg restating one of them adds nothing. */
+	private recentPrompts: string[] = [];
+	/** A prompt taken from an event_msg (no response item held it): a user message restating it later is not added again. */
+	private promptFromEvent: string | undefined;
+	/** Whether the last response item read was a user message: Codex writes the event_msg restating a prompt right after it. */
+	justPrompted = false;
 	provider = "openai";
 	model: string | undefined;
 
@@ -29,6 +35,7 @@ export class CodexItemReader {
 
 	/** Reads one response item; `skipText` is a user text to leave out (a summary our compaction carries). */
 	read(item: Record<string, unknown>, source: ItemSource, skipText?: string): void {
+		this.justPrompted = item.type === "message" && item.role === "user";
 		switch (item.type) {
 			case "message":
 				this.message(item, source, skipText);
@@ -78,6 +85,31 @@ export class CodexItemReader {
 		}
 	}
 
+	/**
+	 * An `event_msg` user_message: the prompt as the UI saw it. Most rollouts hold it as a user
+	 * response item too; when none of the user messages since the model last answered holds it,
+	 * it becomes the user message. Returns whether it did.
+	 */
+	eventPrompt(payload: Record<string, unknown>, source: ItemSource): boolean {
+		const message = stringField(payload, "message") ?? "";
+		const images = Array.isArray(payload.images) ? payload.images : [];
+		if (this.justPrompted || this.recentPrompts.includes(message.trim())) {
+			this.justPrompted = false;
+			return false;
+		}
+		const content: ContentBlock[] = message === "" ? [] : [text(message)];
+		for (const url of images) {
+			const image = typeof url === "string" ? imageFromDataUrl(url) : undefined;
+			if (image) content.push(image);
+		}
+		if (content.length === 0) return false;
+		this.flush();
+		this.add({ recordType: "message", role: "user", content }, source);
+		this.promptFromEvent = message.trim();
+		this.recentPrompts.push(message.trim());
+		return true;
+	}
+
 	/** Attaches a token_count's last usage to the assistant message being gathered, or the latest one without usage. */
 	usage(usage: Usage): void {
 		if (this.pending) {
@@ -94,16 +126,14 @@ export class CodexItemReader {
 		if (!pending) return;
 		this.pending = undefined;
 		const hasToolCall = pending.content.some((block) => block.type === "toolCall");
-		const record: RecordInput = {
-			recordType: "message",
-			role: "assistant",
+		const record = assistantRecord({
 			content: pending.content,
 			api: "openai-responses",
 			provider: this.provider,
 			stopReason: hasToolCall ? "toolUse" : "stop",
-		};
-		if (this.model) record.model = this.model;
-		if (pending.usage) record.usage = pending.usage;
+			model: this.model,
+			usage: pending.usage,
+		});
 		if (pending.source.timestamp) record.timestamp = pending.source.timestamp;
 		this.list.add(record, undefined, pending.source.line);
 		this.lastAssistant = this.list.get(this.list.lastSeq);
@@ -129,6 +159,12 @@ export class CodexItemReader {
 			return;
 		}
 		if (role === "user") {
+			const prompt = content
+				.map((block) => (block.type === "text" ? block.text : ""))
+				.join("")
+				.trim();
+			if (this.promptFromEvent !== undefined && prompt === this.promptFromEvent) return;
+			this.recentPrompts.push(prompt);
 			this.add({ recordType: "message", role: "user", content }, source);
 			return;
 		}
@@ -202,11 +238,15 @@ export class CodexItemReader {
 		const { content, isError } = outputContent(item.output);
 		const record: RecordInput = { recordType: "message", role: "toolResult", toolCallId: callId, content, isError };
 		const name = this.toolNames.get(callId);
-		if (name) record.toolName = name;
+		if (!name)
+			this.warnings.add('a tool output whose call is not in the file; its tool is named "unknown"', source.line);
+		record.toolName = name ?? "unknown";
 		this.add(record, source);
 	}
 
 	private gather(content: ContentBlock[], source: ItemSource): void {
+		this.recentPrompts = [];
+		this.promptFromEvent = undefined;
 		if (this.pending) this.pending.content.push(...content);
 		else this.pending = { content: [...content], source };
 	}

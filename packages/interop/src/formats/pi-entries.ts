@@ -15,6 +15,8 @@ export interface PiEntryContext {
 	headerSeq: number;
 	/** v1 only: the seq of the entry at an index of the file's parsed lines (header included). */
 	seqAtIndex?(index: number): number | undefined;
+	/** Records chained in after an entry (its extension details): the entry's children attach below them. */
+	continueAt: Map<number, number>;
 }
 
 const COMPACTION_DETAIL_KEYS = new Set(["readFiles", "modifiedFiles"]);
@@ -125,7 +127,7 @@ function mapCompaction(
 		modifiedFiles: stringArray(details.modifiedFiles),
 	};
 	const compactionSeq = ctx.list.add(stamp(record, stringField(entry, "timestamp")), parent, line);
-	keepExtras(entry, details, COMPACTION_DETAIL_KEYS, compactionSeq, line, ctx);
+	keepExtras(entry, details, COMPACTION_DETAIL_KEYS, compactionSeq, ctx);
 	return compactionSeq;
 }
 
@@ -151,33 +153,33 @@ function mapBranchSummary(
 	if (Array.isArray(details.readFiles)) record.readFiles = stringArray(details.readFiles);
 	if (Array.isArray(details.modifiedFiles)) record.modifiedFiles = stringArray(details.modifiedFiles);
 	const seq = ctx.list.add(stamp(record, stringField(entry, "timestamp")), parent, line);
-	keepExtras(entry, details, COMPACTION_DETAIL_KEYS, seq, line, ctx);
+	keepExtras(entry, details, COMPACTION_DETAIL_KEYS, seq, ctx);
 	return seq;
 }
 
-/** Extension details and fromHook have no field of ours: kept beside the record, as its child. */
+/**
+ * Extension details and fromHook have no field of ours: kept in a custom record chained in after
+ * the record (its children continue below it, so it adds no branch); the pi export writes them
+ * back into the entry.
+ */
 function keepExtras(
 	entry: Record<string, unknown>,
 	details: Record<string, unknown>,
 	known: ReadonlySet<string>,
 	seq: number,
-	line: number,
 	ctx: PiEntryContext,
 ): void {
 	const extraDetails = Object.keys(details).filter((key) => !known.has(key));
 	const notDetailsObject = entry.details !== undefined && !isObject(entry.details);
 	if (extraDetails.length === 0 && entry.fromHook === undefined && !notDetailsObject) return;
 	const customType = `${PI_PREFIX}${String(entry.type)}-extras`;
-	ctx.warnings.add(
-		`${String(entry.type)} details or fromHook without an equivalent field; kept in a custom record (${customType}) beside it`,
-		line,
-	);
-	ctx.list.custom(
+	const kept = ctx.list.custom(
 		customType,
 		{ details: entry.details, fromHook: entry.fromHook },
 		seq,
 		stringField(entry, "timestamp"),
 	);
+	ctx.continueAt.set(seq, kept);
 }
 
 function stringArray(value: unknown): string[] {

@@ -174,16 +174,21 @@ describe("convertPi: what has no equivalent is kept and reported", () => {
 		expect(converted.warnings.join("\n")).toMatch(/line 4: an entry of type "future_thing"/);
 	});
 
-	it("extension details and fromHook of a compaction are kept beside it; the context is still pi's", () => {
+	it("extension details and fromHook of a compaction are kept in the chain after it, without a branch or a warning; the context is still pi's", () => {
 		const sm = SessionManager.create("/w", dir);
 		const kept = sm.appendMessage(user("keep me"));
 		sm.appendMessage(assistant([{ type: "text", text: "ok" }]));
 		sm.appendCompaction("by an extension", kept, 5, { readFiles: ["r"], modifiedFiles: [], artifacts: [1, 2] }, true);
+		sm.appendMessage(user("after"));
 		const converted = expectSameContext(sm.getSessionFile() as string);
 		const extras = converted.records.find((r) => r.recordType === "custom" && r.customType === "pi:compaction-extras");
 		expect(extras).toMatchObject({ data: { fromHook: true, details: { artifacts: [1, 2] } } });
 		expect(converted.records.find((r) => r.recordType === "compaction")).toMatchObject({ readFiles: ["r"] });
-		expect(converted.warnings.join("\n")).toMatch(/compaction details or fromHook without an equivalent field/);
+		expect(converted.warnings.join("\n")).not.toMatch(/fromHook/);
+		const extrasSeq = converted.records.indexOf(extras as (typeof converted.records)[number]) + 1;
+		const after = converted.records[extrasSeq];
+		expect(after).toMatchObject({ role: "user", content: [{ text: "after" }] });
+		expect(after?.parentSeq ?? extrasSeq).toBe(extrasSeq);
 	});
 
 	it("an orphan entry becomes a root, a torn last line is reported, fields without equivalent are named", () => {

@@ -38,10 +38,17 @@ export function convertPi(lines: readonly string[], options: ConvertOptions = {}
 	const seqById = new Map<string, number>();
 	const seqByIndex = new Map<number, number>();
 	const laterIds = collectIds(parsed, version);
+	const continueAt = new Map<number, number>();
+	const attachTo = (seq: number): number => {
+		let at = seq;
+		for (let next = continueAt.get(at); next !== undefined; next = continueAt.get(at)) at = next;
+		return at;
+	};
 	const ctx: PiEntryContext = {
 		list,
 		warnings,
 		headerSeq,
+		continueAt,
 		seqOf: (id) => seqById.get(id),
 		seqAtIndex: (index) => seqByIndex.get(index),
 	};
@@ -62,14 +69,14 @@ export function convertPi(lines: readonly string[], options: ConvertOptions = {}
 		}
 		let parent = previousSeq;
 		if (version >= 2) parent = resolveParent(entry.parentId, line, seqById, laterIds, headerSeq, warnings);
-		const seq = mapPiEntry(entry, parent, line, ctx);
+		const seq = mapPiEntry(entry, attachTo(parent), line, ctx);
 		if (version >= 2 && typeof entry.id === "string") {
 			if (seqById.has(entry.id)) warnings.add("an entry id used twice; references go to the later entry", line);
 			seqById.set(entry.id, seq);
 		}
 		seqByIndex.set(index, seq);
 		previousSeq = seq;
-		leafSeq = seq;
+		leafSeq = attachTo(seq);
 	}
 	list.settleLeaf(leafSeq);
 

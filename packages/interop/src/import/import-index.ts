@@ -26,6 +26,11 @@ export class ImportIndex {
 		return this.byKey.get(key(format, sourceId));
 	}
 
+	/** Drops the entry of a session that was deleted again (a failed import). */
+	forget(format: string, sourceId: string, id: string): void {
+		if (this.byKey.get(key(format, sourceId))?.id === id) this.byKey.delete(key(format, sourceId));
+	}
+
 	set(format: string, sourceId: string, metadata: SessionMetadata): void {
 		const existing = this.byKey.get(key(format, sourceId));
 		// Two sessions claiming one source (a race between importers): the first created (lowest ULID) is the import.

@@ -1,7 +1,10 @@
 import type { CreateSessionOptions, RecordInput, SessionStore } from "@agent/session-format";
 import type { ConvertedSession } from "../types.js";
 import type { ImportIndex } from "./import-index.js";
-import { storedPrefixMatches } from "./same-records.js";
+import { parentPosition, remapReferences } from "./remap.js";
+import { CORRECTION_TYPE, StoredImport } from "./stored-import.js";
+import { planSync } from "./sync-plan.js";
+import { checkConverted } from "./validate-converted.js";
 
 /** Records per append: a large session is written in batches (an import cut off half way resumes from the last one). */
 export const IMPORT_BATCH = 500;
@@ -11,15 +14,16 @@ export type ImportStatus = "imported" | "appended" | "unchanged" | "skipped" | "
 export interface SessionSync {
 	id: string;
 	status: Extract<ImportStatus, "imported" | "appended" | "unchanged">;
-	/** Said when an earlier import was kept as it is although the source has more. */
+	/** Said when an earlier import was kept as it is although the source differs. */
 	note?: string;
 }
 
 /**
  * Writes a converted session into the store, idempotently: a source imported before (same
- * format and source id) is not imported again. When the earlier import holds fewer records and
- * they are exactly the first ones of this conversion (an import cut off, or a source that grew),
- * the rest is appended; anything else is left as it is.
+ * format and source id) is not imported again, but brought to what a fresh import would give:
+ * what is new is appended, and records that changed since (a response read half way) are
+ * corrected on a branch from their parent (see planSync). A new session is all or nothing:
+ * the records are checked before it is created, and it is deleted when writing them fails.
  */
 export async function syncConverted(
 	store: SessionStore,
@@ -27,23 +31,31 @@ export async function syncConverted(
 	converted: ConvertedSession,
 ): Promise<SessionSync> {
 	const { format, sourceId, records } = converted;
+	checkConverted(converted);
 	const existing = index.get(format, sourceId);
 	if (existing) {
-		const have = (await store.metadata(existing.id)).lastSeq;
-		if (have >= records.length) return { id: existing.id, status: "unchanged" };
-		if (!(await storedPrefixMatches(store, existing.id, records, have))) {
+		const stored = await StoredImport.read(store, existing.id);
+		const plan = planSync(stored, records, [`${format}:`, "interop:"]);
+		if (plan.kind === "unchanged") return { id: existing.id, status: "unchanged" };
+		if (plan.kind === "diverged") {
 			return {
 				id: existing.id,
 				status: "unchanged",
-				note: `an earlier import (${existing.id}) differs from this source in its first ${have} records (changed in either place since); it was left as it is`,
+				note: `an earlier import (${existing.id}) differs from this source from its record ${plan.at} on (continued here since); it was left as it is`,
 			};
 		}
-		await appendFrom(store, existing.id, records, have);
-		return { id: existing.id, status: have === 0 ? "imported" : "appended" };
+		await appendFrom(store, existing.id, stored, records, plan.from, plan.correction);
+		return { id: existing.id, status: stored.count === 0 ? "imported" : "appended" };
 	}
 	const metadata = await store.create(createOptions(converted));
 	index.set(format, sourceId, metadata);
-	await appendFrom(store, metadata.id, records, 0);
+	try {
+		await appendFrom(store, metadata.id, new StoredImport(), records, 1, false);
+	} catch (error) {
+		index.forget(format, sourceId, metadata.id);
+		await store.delete(metadata.id).catch(() => undefined);
+		throw error;
+	}
 	return { id: metadata.id, status: "imported" };
 }
 
@@ -55,20 +67,64 @@ function createOptions(converted: ConvertedSession): CreateSessionOptions {
 	if (converted.identityKey) options.identityKey = converted.identityKey;
 	if (converted.uptimeSeconds !== undefined && converted.uptimeSeconds > 0)
 		options.uptimeSeconds = converted.uptimeSeconds;
+	if (converted.cwd) options.cwd = converted.cwd;
 	return options;
 }
 
-/** Appends records[from..] in batches. Each batch's first record names its parent, so a moved leaf cannot re-parent it. */
+/**
+ * Appends records[from..] (positions 1-based) after what is stored. References are mapped to
+ * stored seqs: positions before `from` to the records an earlier import wrote, the others to
+ * the seqs they get now. A correction starts with an `interop:correction` record under the
+ * parent of the first corrected record, so the corrected records form a branch of their own.
+ */
 async function appendFrom(
 	store: SessionStore,
 	id: string,
+	stored: StoredImport,
 	records: readonly RecordInput[],
 	from: number,
+	correction: boolean,
 ): Promise<void> {
-	for (let start = from; start < records.length; start += IMPORT_BATCH) {
-		const batch = records.slice(start, start + IMPORT_BATCH);
+	const out: RecordInput[] = [];
+	let nextSeq = stored.lastSeq + 1;
+	const newSeq = new Map<number, number>();
+	const seqOf = (position: number): number =>
+		position < from ? (stored.seqAt[position - 1] as number) : (newSeq.get(position) as number);
+	const attach = (position: number | null): number | null => {
+		if (position === null) return null;
+		return position < from ? stored.attachPoint(seqOf(position)) : seqOf(position);
+	};
+	if (correction) {
+		const first = records[from - 1];
+		const parent = first ? attach(parentPosition(first, from)) : attach(from - 1);
+		const marker: RecordInput = {
+			recordType: "custom",
+			customType: CORRECTION_TYPE,
+			data: {
+				fromRecord: from,
+				replaces: stored.seqAt.slice(from - 1),
+				note: "the source changed after an earlier import; the records after this one replace the branch that starts at the same parent",
+			},
+			parentSeq: parent,
+		};
+		if (first?.timestamp) marker.timestamp = first.timestamp;
+		out.push(marker);
+		nextSeq++;
+	}
+	for (let position = from; position <= records.length; position++) {
+		const input = records[position - 1] as RecordInput;
+		const seq = nextSeq++;
+		newSeq.set(position, seq);
+		const record = remapReferences(input, seqOf);
+		const parent = correction && position === from ? seq - 1 : attach(parentPosition(input, position));
+		if (parent !== seq - 1) record.parentSeq = parent;
+		out.push(record);
+	}
+	for (let start = 0; start < out.length; start += IMPORT_BATCH) {
+		const batch = out.slice(start, start + IMPORT_BATCH);
 		const first = batch[0] as RecordInput;
-		if (first.parentSeq === undefined && start > 0) batch[0] = { ...first, parentSeq: start };
+		const firstSeq = stored.lastSeq + 1 + start;
+		if (first.parentSeq === undefined && firstSeq > 1) batch[0] = { ...first, parentSeq: firstSeq - 1 };
 		await store.append(id, batch);
 	}
 }

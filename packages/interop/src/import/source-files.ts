@@ -4,12 +4,18 @@ import { basename, dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { invalidArgument } from "../errors.js";
 
+/** A file to import, and whether it was named itself (an error when it is not a session) or found in a directory scan. */
+export interface SourceFile {
+	path: string;
+	named: boolean;
+}
+
 /**
- * The files to import: each path that is a file, and every `.jsonl` file under each path that
- * is a directory (recursively, symbolic links not followed), in a stable order.
+ * The files to import: each path that is a file, and every `.jsonl` file (and Gemini CLI chat,
+ * `session-*.json`) under each path that is a directory (recursively, symbolic links not followed), in a stable order.
  */
-export async function findSourceFiles(paths: readonly string[]): Promise<string[]> {
-	const out: string[] = [];
+export async function findSourceFiles(paths: readonly string[]): Promise<SourceFile[]> {
+	const out: SourceFile[] = [];
 	for (const path of paths) {
 		const absolute = resolve(path);
 		let info: Awaited<ReturnType<typeof stat>>;
@@ -21,10 +27,16 @@ export async function findSourceFiles(paths: readonly string[]): Promise<string[
 				error,
 			);
 		}
-		if (info.isDirectory()) out.push(...(await walk(absolute)));
-		else out.push(absolute);
+		if (info.isDirectory()) for (const found of await walk(absolute)) out.push({ path: found, named: false });
+		else out.push({ path: absolute, named: true });
 	}
-	return [...new Set(out)];
+	const byPath = new Map<string, SourceFile>();
+	for (const file of out) {
+		const seen = byPath.get(file.path);
+		if (!seen) byPath.set(file.path, file);
+		else if (file.named) seen.named = true;
+	}
+	return [...byPath.values()];
 }
 
 async function walk(dir: string): Promise<string[]> {
@@ -34,18 +46,26 @@ async function walk(dir: string): Promise<string[]> {
 	for (const entry of entries) {
 		const path = join(dir, entry.name);
 		if (entry.isDirectory()) out.push(...(await walk(path)));
-		else if (entry.isFile() && entry.name.endsWith(".jsonl")) out.push(path);
+		else if (entry.isFile() && isSessionFileName(entry.name)) out.push(path);
 	}
 	return out;
 }
 
-/** A file's lines, read as a stream (never one string of the whole file). Read only: sources are never modified. */
+/** Session files a directory scan picks up: JSON lines, and Gemini CLI's chats (`session-*.json`). */
+function isSessionFileName(name: string): boolean {
+	return name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
+}
+
+/**
+ * A file's lines, read as a stream (never one string of the whole file). Read only: sources are
+ * never modified. A byte order mark at the start is not part of the first line.
+ */
 export async function readSourceLines(path: string): Promise<string[]> {
 	const lines: string[] = [];
 	const input = createReadStream(path, { encoding: "utf8" });
 	const reader = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
 	try {
-		for await (const line of reader) lines.push(line);
+		for await (const line of reader) lines.push(lines.length === 0 && line.startsWith("\uFEFF") ? line.slice(1) : line);
 	} finally {
 		reader.close();
 		input.destroy();
