@@ -1,8 +1,8 @@
 import type { AgentSessions } from "@agent/session";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
-import { HttpError, toHttpError } from "./http-error.js";
+import { HttpError, hideStorePath, toHttpError } from "./http-error.js";
 import type { ModelCatalog } from "./model-catalog.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerJobRoutes } from "./routes/jobs.js";
@@ -26,10 +26,24 @@ export interface AppOptions {
 	models: ModelCatalog;
 	/** Where unexpected (500) errors are reported. */
 	logError: (error: unknown) => void;
+	/** The store's directory, never shown to clients: error messages say "the store" instead. */
+	storeHome?: string;
 }
 
 /** What the route modules share. */
 export type RouteDeps = Pick<AppOptions, "runtime" | "models" | "scheduler" | "assets">;
+
+/**
+ * Every answer of the API (errors and 404s included) and of /healthz: never cached (it holds
+ * transcripts), never content-sniffed. The page's own files set their headers where they are served.
+ */
+const apiResponseHeaders: MiddlewareHandler = async (c, next) => {
+	await next();
+	if (c.req.path.startsWith("/api/") || c.req.path === "/healthz") {
+		c.res.headers.set("Cache-Control", "no-store");
+		c.res.headers.set("X-Content-Type-Options", "nosniff");
+	}
+};
 
 /** The Hono app: access guards, CORS (only when configured), the token check, the body limit, and the routes. */
 export function createApp(options: AppOptions): Hono {
@@ -37,6 +51,7 @@ export function createApp(options: AppOptions): Hono {
 	const { policy } = options;
 
 	app.use("*", drainUnreadBody);
+	app.use("*", apiResponseHeaders);
 	app.use("*", async (c, next) => {
 		const refused = refuseRequest(policy, { host: c.req.header("host"), origin: c.req.header("origin") });
 		if (refused) throw new HttpError(refused.status, refused.code, refused.message);
@@ -109,7 +124,9 @@ export function createApp(options: AppOptions): Hono {
 		const httpError = toHttpError(error);
 		// Model failures (502) and aborts (503) reach the client and the event stream; only our own failures are logged.
 		if (httpError.status === 500) options.logError(error);
-		return c.json(httpError.toBody(), httpError.status as 400);
+		const body = httpError.toBody();
+		body.error.message = hideStorePath(body.error.message, options.storeHome);
+		return c.json(body, httpError.status as 400);
 	});
 
 	return app;

@@ -23,7 +23,11 @@ async function main(): Promise<void> {
 
 	let server: Awaited<ReturnType<typeof startServer>>;
 	try {
-		server = await startServer({ host: args.host, port: args.port, ...(args.home ? { home: args.home } : {}) });
+		server = await startServer({
+			host: args.host,
+			port: args.port,
+			...(args.home !== undefined ? { home: args.home } : {}),
+		});
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		const message =

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_HOST, DEFAULT_PORT } from "./server.js";
+import { checkHome, DEFAULT_HOST, DEFAULT_PORT } from "./server.js";
 
 export interface CliArgs {
 	home?: string;
@@ -41,10 +41,11 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
 	if (!/^\d+$/.test(values.port ?? "0") || !Number.isInteger(port) || port < 0 || port > 65535) {
 		throw new Error(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(values.port)}`);
 	}
+	if (values.home !== undefined) checkHome(values.home, "--home");
 	const host = values.host ?? DEFAULT_HOST;
 	if (host.length === 0) throw new Error("--host cannot be empty");
 	return {
-		...(values.home ? { home: values.home } : {}),
+		...(values.home !== undefined ? { home: values.home } : {}),
 		host,
 		port,
 		help: values.help ?? false,

@@ -6,7 +6,7 @@ import { createApp } from "./app.js";
 import { attachEventSockets, type EventSockets } from "./event-sockets.js";
 import { createModelCatalog } from "./model-catalog.js";
 import { type JobRunReport, JobScheduler } from "./scheduler.js";
-import { type AccessPolicy, assertSafeBind, resolveToken } from "./security.js";
+import { type AccessPolicy, assertSafeBind, checkToken, resolveToken } from "./security.js";
 import { loadWebAssets } from "./web-assets.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -57,13 +57,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	const port = options.port ?? DEFAULT_PORT;
 	const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 	const ownsRuntime = !options.runtime;
-	const runtime = options.runtime ?? (await AgentSessions.open(options.home ? { home: options.home } : {}));
+	if (options.home !== undefined) checkHome(options.home, "the home option");
+	const runtime =
+		options.runtime ?? (await AgentSessions.open(options.home !== undefined ? { home: options.home } : {}));
 	const serverConfig = runtime.config.server;
-	const token = options.token ?? resolveToken(serverConfig.token, options.env ?? process.env);
+	const token =
+		options.token !== undefined
+			? checkToken(options.token, "the token")
+			: resolveToken(serverConfig.token, options.env ?? process.env);
 	assertSafeBind(host, token);
 	const policy: AccessPolicy = { token, corsOrigins: options.corsOrigins ?? serverConfig.corsOrigins };
 	const scheduler = new JobScheduler(runtime, runtime.config.jobs, (report) => logJobRun(log, report));
 
+	const storeHome = storeHomeOf(runtime);
 	const app = createApp({
 		runtime,
 		policy,
@@ -72,6 +78,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		assets: loadWebAssets(options.webRoot),
 		models: createModelCatalog(options.resolveModel ?? resolveModel),
 		logError: (error) => log(`agent-sessions-server: request failed: ${(error as Error)?.stack ?? String(error)}`),
+		...(storeHome ? { storeHome } : {}),
 	});
 	const server = http.createServer(getRequestListener(app.fetch));
 	const sockets: EventSockets = attachEventSockets(server, { runtime, policy });
@@ -108,6 +115,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 			return closing;
 		},
 	};
+}
+
+/**
+ * Refuses an empty home: it would silently mean the default store (~/.agent, not even $AGENT_HOME),
+ * which is never what `--home "$UNSET_VARIABLE"` meant.
+ */
+export function checkHome(home: string, where: string): void {
+	if (home.trim().length === 0) {
+		throw new Error(
+			`${where} cannot be empty; give the store's directory, or leave it out to use $AGENT_HOME (else ~/.agent)`,
+		);
+	}
+}
+
+/** The file store's directory, when the runtime runs on one. */
+function storeHomeOf(runtime: AgentSessions): string | undefined {
+	const home = (runtime.store as { home?: unknown }).home;
+	return typeof home === "string" && home.length > 0 ? home : undefined;
 }
 
 function urlHost(host: string): string {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseCliArgs } from "../src/cli-args.js";
 
 const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const JSON_TYPE = { "Content-Type": "application/json" };
 const children: ChildProcess[] = [];
 
 const homes: string[] = [];
@@ -59,7 +60,7 @@ describe("agent-sessions-server (the bin)", () => {
 		const url = line.replace("listening on ", "");
 		const health = await fetch(`${url}/healthz`);
 		expect(health.status).toBe(200);
-		const created = await fetch(`${url}/api/sessions`, { method: "POST", body: "{}" });
+		const created = await fetch(`${url}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
 		expect(created.status).toBe(201);
 		const { id } = (await created.json()) as { id: string };
 		await expect(fs.access(path.join(home, "sessions", id))).resolves.toBeUndefined();
@@ -71,7 +72,9 @@ describe("agent-sessions-server (the bin)", () => {
 		const home = await tempHome();
 		const server = run(["--port", "0"], { AGENT_HOME: home });
 		const url = (await server.firstLine).replace("listening on ", "");
-		const { id } = (await (await fetch(`${url}/api/sessions`, { method: "POST", body: "{}" })).json()) as {
+		const { id } = (await (
+			await fetch(`${url}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" })
+		).json()) as {
 			id: string;
 		};
 		await expect(fs.access(path.join(home, "sessions", id))).resolves.toBeUndefined();
@@ -101,6 +104,14 @@ describe("agent-sessions-server (the bin)", () => {
 		await server.exited;
 	});
 
+	it('--home "" is a usage error (exit 2), not a silent fall back to ~/.agent', async () => {
+		const home = await tempHome();
+		const server = run(["--home", "", "--port", "0"], { AGENT_HOME: home });
+		expect(await server.exited).toBe(2);
+		expect(server.output().stderr).toContain("--home cannot be empty");
+		expect(server.output().stdout).toBe("");
+	});
+
 	it("a bad --port is a usage error (exit 2)", async () => {
 		const server = run(["--port", "http"]);
 		expect(await server.exited).toBe(2);
@@ -123,5 +134,10 @@ describe("parseCliArgs", () => {
 			expect(() => parseCliArgs(["--port", port]), port).toThrow();
 		}
 		expect(() => parseCliArgs(["--verbose"])).toThrow();
+	});
+
+	it("rejects an empty or blank --home", () => {
+		for (const home of ["", " ", "\t"])
+			expect(() => parseCliArgs(["--home", home]), JSON.stringify(home)).toThrow(/--home cannot be empty/);
 	});
 });

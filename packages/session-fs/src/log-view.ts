@@ -24,7 +24,7 @@ export async function openLogView(paths: SessionPaths, options: ResolvedOptions)
 	} catch (error) {
 		if (errnoCode(error) !== "ENOENT") throw storageFailure(`could not open ${paths.log} for reading`, error);
 		const stored = readMetadataFile(paths.metadata, paths.id);
-		if (stored.state === "missing") throw notFound(paths.id, options.home);
+		if (stored.state === "missing") throw notFound(paths.id);
 		const metadata = stored.state === "ok" ? stored.metadata : rebuildBase(paths.id, undefined);
 		return {
 			fd: undefined,

@@ -26,7 +26,7 @@ export async function verifySession(paths: SessionPaths, home: string, chunkByte
 		fd = openSync(paths.log, "r");
 	} catch (error) {
 		if (errnoCode(error) !== "ENOENT") throw storageFailure(`could not open ${paths.log}`, error);
-		if (stored.state === "missing") throw notFound(paths.id, home);
+		if (stored.state === "missing") throw notFound(paths.id);
 	}
 	try {
 		const problems: VerifyProblem[] = [];

@@ -42,7 +42,7 @@ export class SessionWriter {
 		try {
 			fd = openSync(paths.log, "a+");
 		} catch (error) {
-			if (errnoCode(error) === "ENOENT") throw notFound(paths.id, options.home);
+			if (errnoCode(error) === "ENOENT") throw notFound(paths.id);
 			throw storageFailure(`could not open ${paths.log} for appending`, error);
 		}
 		try {
