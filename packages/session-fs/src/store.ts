@@ -264,7 +264,7 @@ export class FileSessionStore implements SessionStore {
 	async repair(id: string): Promise<VerifyReport> {
 		const paths = await this.materialized(id);
 		return withLockOnly(paths, this.options, {}, async () => {
-			const { report, rebuilt } = await verifySession(paths, this.home, this.options.forwardChunkBytes);
+			const { report, rebuilt } = await verifySession(paths, this.options.forwardChunkBytes);
 			writeMetadataFile(paths.metadata, rebuilt, this.options.durability === "fsync");
 			return { ...report, repaired: true };
 		});
@@ -274,7 +274,7 @@ export class FileSessionStore implements SessionStore {
 		const paths = this.pathsOf(id);
 		const pending = this.deferred.get(id);
 		if (pending) return { sessionId: id, ok: true, problems: [], records: pending.records.length, bytes: 0 };
-		return (await verifySession(paths, this.home, this.options.forwardChunkBytes)).report;
+		return (await verifySession(paths, this.options.forwardChunkBytes)).report;
 	}
 
 	private sessionIdsOnDisk(): string[] {

@@ -19,7 +19,7 @@ export interface VerifyOutcome {
  * firstKeptSeq is not on its path, and metadata that drifted from the log. Memory: two numbers
  * per record (the tree's parent links), never the records themselves.
  */
-export async function verifySession(paths: SessionPaths, home: string, chunkBytes?: number): Promise<VerifyOutcome> {
+export async function verifySession(paths: SessionPaths, chunkBytes?: number): Promise<VerifyOutcome> {
 	const stored = readMetadataFile(paths.metadata, paths.id);
 	let fd: number | undefined;
 	try {
