@@ -106,7 +106,12 @@ describe("a Markdown export holds no HTML but its own <sub> lines", () => {
 							content: [{ type: "thinking", thinking }, ...texts.map((t) => ({ type: "text" as const, text: t }))],
 						},
 						{ recordType: "label", targetSeq: 1, label: label.slice(0, 200) || "x" },
-						{ recordType: "custom_message", customType, content: [{ type: "text", text: texts[0] ?? "" }] },
+						{
+							recordType: "custom_message",
+							customType,
+							display: true,
+							content: [{ type: "text", text: texts[0] ?? "" }],
+						},
 						{
 							recordType: "compaction",
 							summary: summary || "s",
