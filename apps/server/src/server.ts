@@ -7,6 +7,7 @@ import { attachEventSockets, type EventSockets } from "./event-sockets.js";
 import { createModelCatalog } from "./model-catalog.js";
 import { type JobRunReport, JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, assertSafeBind, checkToken, resolveToken } from "./security.js";
+import type { SendBudgetOptions } from "./send-budget.js";
 import { loadWebAssets } from "./web-assets.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -36,6 +37,8 @@ export interface ServerOptions {
 	env?: NodeJS.ProcessEnv;
 	/** Where the server reports scheduled runs and unexpected errors; default stderr. */
 	log?: (line: string) => void;
+	/** What slow WebSocket readers may hold queued; default 8 MiB per socket, 64 MiB in all. */
+	socketBudget?: SendBudgetOptions;
 }
 
 export interface RunningServer {
@@ -81,7 +84,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		...(storeHome ? { storeHome } : {}),
 	});
 	const server = http.createServer(getRequestListener(app.fetch));
-	const sockets: EventSockets = attachEventSockets(server, { runtime, policy });
+	const sockets: EventSockets = attachEventSockets(server, {
+		runtime,
+		policy,
+		...(options.socketBudget ? { budget: options.socketBudget } : {}),
+		...(storeHome ? { storeHome } : {}),
+	});
 
 	await new Promise<void>((resolve, reject) => {
 		server.once("error", reject);
