@@ -4,6 +4,19 @@ import { chromiumPath, launchChromium } from "./support/chromium.js";
 import { closeTestServers, createSession, startTestServer, type TestServer } from "./support/test-server.js";
 
 const executablePath = chromiumPath();
+
+/** Run in the page before its own script: records the WebSockets it opens (paths) and the close codes they see. */
+const RECORD_SOCKETS = `
+	window.sockets = { opened: [], codes: [] };
+	const Native = window.WebSocket;
+	window.WebSocket = class extends Native {
+		constructor(url, protocols) {
+			super(url, protocols);
+			window.sockets.opened.push(new URL(String(url)).pathname);
+			this.addEventListener("close", (event) => window.sockets.codes.push(event.code));
+		}
+	};
+`;
 const skipBrowser = !executablePath && !process.env.CI;
 
 describe.skipIf(skipBrowser)("the page after the server dropped its socket for falling behind", () => {
@@ -28,18 +41,7 @@ describe.skipIf(skipBrowser)("the page after the server dropped its socket for f
 		const session = await createSession(server, { name: "Dropped and back" });
 		const page = await browser.context.newPage();
 		// Records the page's WebSockets: the paths opened and the close codes seen.
-		await page.addInitScript(() => {
-			const seen = { opened: [] as string[], codes: [] as number[] };
-			(window as unknown as { sockets: typeof seen }).sockets = seen;
-			const Native = window.WebSocket;
-			window.WebSocket = class extends Native {
-				constructor(url: string | URL, protocols?: string | string[]) {
-					super(url, protocols);
-					seen.opened.push(new URL(String(url)).pathname);
-					this.addEventListener("close", (event) => seen.codes.push(event.code));
-				}
-			};
-		});
+		await page.addInitScript({ content: RECORD_SOCKETS });
 		await page.goto(`${server.url}/#/s/${session.id}`);
 		await expect.poll(() => page.locator("#session-name").textContent()).toBe("Dropped and back");
 		const eventsPath = `/api/sessions/${session.id}/events`;
