@@ -45,8 +45,7 @@ describe.skipIf(skipBrowser)("the page after the server dropped its socket for f
 		await page.goto(`${server.url}/#/s/${session.id}`);
 		await expect.poll(() => page.locator("#session-name").textContent()).toBe("Dropped and back");
 		const eventsPath = `/api/sessions/${session.id}/events`;
-		const sockets = () =>
-			page.evaluate(() => (window as unknown as { sockets: { opened: string[]; codes: number[] } }).sockets);
+		const sockets = () => page.evaluate("window.sockets") as Promise<{ opened: string[]; codes: number[] }>;
 		await expect.poll(async () => (await sockets()).opened.filter((p) => p === eventsPath).length).toBe(1);
 
 		const big = await server.api(`/api/sessions/${session.id}/messages?wait=1`, {
