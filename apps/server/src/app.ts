@@ -13,6 +13,7 @@ import { registerSessionRoutes } from "./routes/sessions.js";
 import { registerWebPageRoutes } from "./routes/web-page.js";
 import type { JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, bearerToken, refuseRequest, tokenMatches } from "./security.js";
+import { Shutdown } from "./shutdown.js";
 import { drainUnreadBody } from "./unread-body.js";
 import type { WebAssets } from "./web-assets.js";
 
@@ -28,10 +29,12 @@ export interface AppOptions {
 	logError: (error: unknown) => void;
 	/** The store's directory, never shown to clients: error messages say "the store" instead. */
 	storeHome?: string;
+	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
+	shutdown?: Shutdown;
 }
 
 /** What the route modules share. */
-export type RouteDeps = Pick<AppOptions, "runtime" | "models" | "scheduler" | "assets">;
+export type RouteDeps = Pick<AppOptions, "runtime" | "models" | "scheduler" | "assets"> & { shutdown: Shutdown };
 
 /**
  * Every answer of the API (errors and 404s included) and of /healthz: never cached (it holds
@@ -104,6 +107,7 @@ export function createApp(options: AppOptions): Hono {
 		models: options.models,
 		scheduler: options.scheduler,
 		assets: options.assets,
+		shutdown: options.shutdown ?? new Shutdown(),
 	};
 	registerHealthRoutes(app);
 	registerSessionRoutes(app, deps);
