@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { hideStorePath } from "../src/http-error.js";
 import { checkToken, resolveToken } from "../src/security.js";
@@ -129,6 +130,27 @@ describe("errors never show where the store lives", () => {
 		);
 		expect(hideStorePath("nothing to hide", "/srv/agent")).toBe("nothing to hide");
 		expect(hideStorePath("kept", undefined)).toBe("kept");
+	});
+});
+
+describe("a damaged line in a log", () => {
+	it("is skipped by GET records and reported with its line number, byte offset and why", async () => {
+		const server = await startTestServer();
+		const session = await createSession(server);
+		await server.api(`/api/sessions/${session.id}/messages?wait=1`, { method: "POST", json: { content: "first" } });
+		const log = path.join(server.home, "sessions", session.id, "session.jsonl");
+		const damagedAt = (await fs.stat(log)).size;
+		const damagedLine = (await fs.readFile(log, "utf8")).split("\n").length;
+		await fs.appendFile(log, "{this is not a record\n");
+		await server.api(`/api/sessions/${session.id}/messages?wait=1`, { method: "POST", json: { content: "second" } });
+		const page = (await (await server.api(`/api/sessions/${session.id}/records`)).json()) as {
+			records: Array<{ seq: number }>;
+			problems?: Array<{ line: number; byteOffset: number; code: string; reason: string }>;
+		};
+		expect(page.records.length).toBeGreaterThanOrEqual(4);
+		expect(page.problems).toHaveLength(1);
+		expect(page.problems?.[0]).toMatchObject({ line: damagedLine, byteOffset: damagedAt });
+		expect(page.problems?.[0]?.reason.length).toBeGreaterThan(0);
 	});
 });
 
