@@ -44,7 +44,7 @@ const ci: Profile = {
 	fuzzServer: { requests: 600 },
 	staleLocks: { staleMs: 2000, rounds: 1 },
 	metadataCrash: { rounds: 10 },
-	slowReaders: { readers: 40, turns: 3 },
+	slowReaders: { readers: 40, turns: 2 },
 	shutdown: { rounds: 2 },
 };
 
