@@ -3,7 +3,7 @@ import type { WebSocket } from "ws";
 /** The close code of a socket dropped for falling behind: reconnect, then reload what may have been missed. */
 export const SLOW_READER_CLOSE = 4008;
 /** A dropped socket gets this long to take its backlog and the close frame before it is cut. */
-const CLOSE_GRACE_MS = 1000;
+const CLOSE_GRACE_MS = 5000;
 
 export interface SendBudgetOptions {
 	/** One socket may have this many bytes queued, counting the message about to be queued (default 8 MiB). */
@@ -26,7 +26,7 @@ interface SocketState {
  *   (a socket with nothing queued always takes one message, however large);
  * - in all: distinct queued bytes plus a new message may not pass `totalBytes`; over it, the
  *   sockets furthest behind are dropped first until the message fits.
- * A dropped socket is closed with SLOW_READER_CLOSE and cut a second later if it has not taken its
+ * A dropped socket is closed with SLOW_READER_CLOSE and cut 5 s later if it has not taken its
  * backlog by then; its messages stop counting at once.
  */
 export class SendBudget {

@@ -49,7 +49,7 @@ async function run(context: CaseContext): Promise<void> {
 		}
 		const after = memoryOf(server.child.pid);
 
-		// Stalled past the server's close grace: resumed, each sees its end (the code, or 1006 when cut first).
+		// Resumed a moment later: each takes its backlog and sees its end (the code, or 1006 if it was cut first).
 		await new Promise((resolve) => setTimeout(resolve, 1500));
 		for (const paused of stalled) paused.resume();
 		const codes = await Promise.all(
