@@ -1,4 +1,4 @@
-import { Command } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import type { CliContext } from "./cli-context.js";
 import { registerAppend } from "./commands/append.js";
 import { registerArchive, registerUnarchive } from "./commands/archive.js";
@@ -26,7 +26,11 @@ export function buildProgram(ctx: CliContext): Command {
 	const program = new Command("agent-sessions")
 		.description("Inspect, repair and drive agent sessions stored as append-only JSONL logs.")
 		.version(CLI_VERSION, "-V, --version")
-		.option("--home <dir>", "the store's home directory (default: $AGENT_HOME, else ~/.agent)")
+		.addOption(
+			new Option("--home <dir>", "the store's home directory (default: $AGENT_HOME, else ~/.agent)").argParser(
+				nonEmptyHome,
+			),
+		)
 		.option("--debug", "print stack traces with errors")
 		.showSuggestionAfterError(true)
 		.configureHelp({ showGlobalOptions: true, sortSubcommands: false })
@@ -67,6 +71,16 @@ export function buildProgram(ctx: CliContext): Command {
 		program.addCommand(command);
 	}
 	return program;
+}
+
+/** An empty --home would silently mean ~/.agent (not even $AGENT_HOME): never what `--home "$UNSET"` meant. */
+function nonEmptyHome(value: string): string {
+	if (value.trim().length === 0) {
+		throw new InvalidArgumentError(
+			"cannot be empty; give the store's directory, or leave --home out to use $AGENT_HOME",
+		);
+	}
+	return value;
 }
 
 /** Commander's output: help to stdout, its one-line errors to stderr with where to look for help. */

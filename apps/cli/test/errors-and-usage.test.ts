@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cleanEnv, cliAt, jsonl, runCli, tempHome, userBody } from "./cli-harness.js";
 
@@ -132,5 +133,19 @@ describe("the home", () => {
 		const result = await runCli(["list", "--json"], { env: cleanEnv({ AGENT_HOME: cli.home }) });
 		expect(result.code).toBe(0);
 		expect((JSON.parse(result.stdout) as Array<{ id: string }>).map((session) => session.id)).toContain(id);
+	});
+
+	it('--home "" is a usage error (exit 2) instead of a silent fall back to ~/.agent', async () => {
+		const fakeUserHome = await tempHome();
+		for (const home of ["", "  "]) {
+			const result = await runCli(["--home", home, "list", "--json"], {
+				env: cleanEnv({ AGENT_HOME: cli.home, HOME: fakeUserHome }),
+			});
+			expect(result.code, JSON.stringify(home)).toBe(2);
+			expect(result.stderr).toContain("--home");
+			expect(result.stderr).toContain("cannot be empty");
+			expect(result.stdout).toBe("");
+		}
+		await expect(fs.readdir(fakeUserHome)).resolves.toEqual([]);
 	});
 });

@@ -1,8 +1,8 @@
 import type { AgentSessions } from "@agent/session";
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
-import { HttpError, toHttpError } from "./http-error.js";
+import { HttpError, hideStorePath, toHttpError } from "./http-error.js";
 import type { ModelCatalog } from "./model-catalog.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerJobRoutes } from "./routes/jobs.js";
@@ -13,6 +13,7 @@ import { registerSessionRoutes } from "./routes/sessions.js";
 import { registerWebPageRoutes } from "./routes/web-page.js";
 import type { JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, bearerToken, refuseRequest, tokenMatches } from "./security.js";
+import { Shutdown } from "./shutdown.js";
 import { drainUnreadBody } from "./unread-body.js";
 import type { WebAssets } from "./web-assets.js";
 
@@ -26,10 +27,26 @@ export interface AppOptions {
 	models: ModelCatalog;
 	/** Where unexpected (500) errors are reported. */
 	logError: (error: unknown) => void;
+	/** The store's directory, never shown to clients: error messages say "the store" instead. */
+	storeHome?: string;
+	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
+	shutdown?: Shutdown;
 }
 
 /** What the route modules share. */
-export type RouteDeps = Pick<AppOptions, "runtime" | "models" | "scheduler" | "assets">;
+export type RouteDeps = Pick<AppOptions, "runtime" | "models" | "scheduler" | "assets"> & { shutdown: Shutdown };
+
+/**
+ * Every answer of the API (errors and 404s included) and of /healthz: never cached (it holds
+ * transcripts), never content-sniffed. The page's own files set their headers where they are served.
+ */
+const apiResponseHeaders: MiddlewareHandler = async (c, next) => {
+	await next();
+	if (c.req.path.startsWith("/api/") || c.req.path === "/healthz") {
+		c.res.headers.set("Cache-Control", "no-store");
+		c.res.headers.set("X-Content-Type-Options", "nosniff");
+	}
+};
 
 /** The Hono app: access guards, CORS (only when configured), the token check, the body limit, and the routes. */
 export function createApp(options: AppOptions): Hono {
@@ -37,6 +54,7 @@ export function createApp(options: AppOptions): Hono {
 	const { policy } = options;
 
 	app.use("*", drainUnreadBody);
+	app.use("*", apiResponseHeaders);
 	app.use("*", async (c, next) => {
 		const refused = refuseRequest(policy, { host: c.req.header("host"), origin: c.req.header("origin") });
 		if (refused) throw new HttpError(refused.status, refused.code, refused.message);
@@ -89,6 +107,7 @@ export function createApp(options: AppOptions): Hono {
 		models: options.models,
 		scheduler: options.scheduler,
 		assets: options.assets,
+		shutdown: options.shutdown ?? new Shutdown(),
 	};
 	registerHealthRoutes(app);
 	registerSessionRoutes(app, deps);
@@ -109,7 +128,9 @@ export function createApp(options: AppOptions): Hono {
 		const httpError = toHttpError(error);
 		// Model failures (502) and aborts (503) reach the client and the event stream; only our own failures are logged.
 		if (httpError.status === 500) options.logError(error);
-		return c.json(httpError.toBody(), httpError.status as 400);
+		const body = httpError.toBody();
+		body.error.message = hideStorePath(body.error.message, options.storeHome);
+		return c.json(body, httpError.status as 400);
 	});
 
 	return app;

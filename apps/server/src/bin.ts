@@ -23,7 +23,12 @@ async function main(): Promise<void> {
 
 	let server: Awaited<ReturnType<typeof startServer>>;
 	try {
-		server = await startServer({ host: args.host, port: args.port, ...(args.home ? { home: args.home } : {}) });
+		server = await startServer({
+			host: args.host,
+			port: args.port,
+			shutdownGraceMs: args.shutdownGraceMs,
+			...(args.home !== undefined ? { home: args.home } : {}),
+		});
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		const message =
@@ -51,7 +56,9 @@ async function main(): Promise<void> {
 			return;
 		}
 		stoppingSince = Date.now();
-		process.stderr.write(`agent-sessions-server: ${signal}: finishing running turns, then stopping\n`);
+		process.stderr.write(
+			`agent-sessions-server: ${signal}: letting running turns finish for up to ${args.shutdownGraceMs / 1000} s, then aborting them and stopping\n`,
+		);
 		server.close().then(
 			() => process.exit(0),
 			() => process.exit(1),

@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import type { AgentSessions, SessionEvent } from "@agent/session";
 import { isAgentSessionError, isSessionId } from "@agent/session-format";
 import { type WebSocket, WebSocketServer } from "ws";
+import { hideStorePath } from "./http-error.js";
 import {
 	type AccessPolicy,
 	bearerToken,
@@ -11,6 +12,7 @@ import {
 	tokenFromProtocols,
 	tokenMatches,
 } from "./security.js";
+import { SendBudget, type SendBudgetOptions } from "./send-budget.js";
 
 /** Event types the all-sessions feed carries: what a session list needs, without replies or records. */
 const FEED_TYPES = new Set<SessionEvent["type"]>([
@@ -35,13 +37,17 @@ export const SESSION_DELETED_CLOSE = 4404;
 export interface EventSocketOptions {
 	runtime: AgentSessions;
 	policy: AccessPolicy;
-	/** A client that falls this many bytes behind is disconnected instead of buffering without bound. */
-	maxBufferedBytes?: number;
+	/** What slow readers may hold queued: per socket and in all (see SendBudget). */
+	budget?: SendBudgetOptions;
+	/** The store's directory, replaced by "the store" in the error messages events carry. */
+	storeHome?: string;
 }
 
 export interface EventSockets {
 	/** Open WebSocket connections. */
 	readonly size: number;
+	/** Sockets dropped for falling behind (closed with SLOW_READER_CLOSE). */
+	readonly dropped: number;
 	close(): void;
 }
 
@@ -55,7 +61,17 @@ export interface EventSockets {
  */
 export function attachEventSockets(server: http.Server, options: EventSocketOptions): EventSockets {
 	const { runtime, policy } = options;
-	const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+	const budget = new SendBudget(options.budget);
+	// Each event is serialized once, and the same buffer is queued on every socket that gets it.
+	const serialized = new WeakMap<object, Buffer>();
+	const encode = (payload: object): Buffer => {
+		let buffer = serialized.get(payload);
+		if (!buffer) {
+			buffer = Buffer.from(hideStorePath(JSON.stringify(payload), options.storeHome));
+			serialized.set(payload, buffer);
+		}
+		return buffer;
+	};
 	const wss = new WebSocketServer({
 		noServer: true,
 		maxPayload: 64 * 1024,
@@ -103,14 +119,8 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 		alive.add(ws);
 		ws.on("pong", () => alive.add(ws));
 		ws.on("error", () => ws.terminate());
-		const send = (payload: unknown) => {
-			if (ws.readyState !== ws.OPEN) return;
-			if (ws.bufferedAmount > maxBuffered) {
-				ws.terminate();
-				return;
-			}
-			ws.send(JSON.stringify(payload));
-		};
+		budget.track(ws);
+		const send = (payload: object) => budget.send(ws, encode(payload));
 		const unsubscribe = sessionId
 			? runtime.subscribe(
 					(event) => {
@@ -143,6 +153,9 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 		get size() {
 			return wss.clients.size;
 		},
+		get dropped() {
+			return budget.dropped;
+		},
 		close() {
 			clearInterval(heartbeat);
 			for (const ws of wss.clients) ws.close(1001, "server shutting down");
@@ -151,12 +164,17 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 	};
 }
 
-/** The feed carries turn outcomes without their records, which can be large. */
-function feedEvent(
-	event: SessionEvent,
-): SessionEvent | Omit<Extract<SessionEvent, { type: "turn.completed" }>, "records"> {
-	if (event.type === "turn.completed") return { type: event.type, sessionId: event.sessionId, turnId: event.turnId };
-	return event;
+const feedVariants = new WeakMap<SessionEvent, object>();
+
+/** The feed carries turn outcomes without their records, which can be large (one object per event, so it is serialized once). */
+function feedEvent(event: SessionEvent): object {
+	if (event.type !== "turn.completed") return event;
+	let variant = feedVariants.get(event);
+	if (!variant) {
+		variant = { type: event.type, sessionId: event.sessionId, turnId: event.turnId };
+		feedVariants.set(event, variant);
+	}
+	return variant;
 }
 
 function decodeSegment(segment: string): string {

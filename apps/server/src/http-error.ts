@@ -46,13 +46,35 @@ const STATUS_BY_CODE: Record<string, number> = {
 	STORAGE_FAILURE: 500,
 };
 
-/** Maps anything thrown to an HttpError; unknown errors become a 500 without internals in the message. */
+/**
+ * Maps anything thrown to an HttpError; unknown errors become a 500 without internals in the
+ * message. A missing session is reported by its id alone (the store's message names its directory).
+ */
 export function toHttpError(error: unknown): HttpError {
 	if (error instanceof HttpError) return error;
+	if (isAgentSessionError(error, "SESSION_NOT_FOUND")) {
+		const id = (error as { sessionId?: unknown }).sessionId;
+		const which = typeof id === "string" ? `session ${id}` : "the session";
+		return new HttpError(
+			404,
+			error.code,
+			`agent-sessions-server: ${which} was not found; check the id (GET /api/sessions lists the sessions)`,
+			{ cause: error },
+		);
+	}
 	if (isAgentSessionError(error)) {
 		return new HttpError(STATUS_BY_CODE[error.code] ?? 500, error.code, error.message, { cause: error });
 	}
 	return new HttpError(500, "INTERNAL", "agent-sessions-server: the request failed unexpectedly; see the server log", {
 		cause: error,
 	});
+}
+
+/**
+ * `text` with every mention of the store's directory (and so of every path below it) replaced by
+ * "the store": what clients are told never shows where the store lives.
+ */
+export function hideStorePath(text: string, storeHome: string | undefined): string {
+	if (!storeHome || !text.includes(storeHome)) return text;
+	return text.split(storeHome).join("the store");
 }

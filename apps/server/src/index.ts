@@ -8,6 +8,7 @@ export {
 export { type ErrorBody, HttpError, toHttpError } from "./http-error.js";
 export { type JobDescription, type JobRunReport, JobScheduler } from "./scheduler.js";
 export {
+	checkToken,
 	EVENTS_PROTOCOL,
 	isLoopbackHost,
 	MIN_TOKEN_LENGTH,
@@ -15,4 +16,5 @@ export {
 	TOKEN_ENV,
 	TOKEN_PROTOCOL_PREFIX,
 } from "./security.js";
+export { SendBudget, type SendBudgetOptions, SLOW_READER_CLOSE } from "./send-budget.js";
 export { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, type ServerOptions, startServer } from "./server.js";

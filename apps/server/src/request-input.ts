@@ -34,10 +34,20 @@ export function sessionIdParam(c: Context): string {
 }
 
 /**
- * The JSON body, validated by `schema`. An empty body counts as `{}`. Malformed JSON and a body
- * failing the schema are 400s that say why.
+ * The JSON body, validated by `schema`. It must be sent as `Content-Type: application/json` (415
+ * otherwise, even when empty): a cross-site form or a no-cors fetch can only send text/plain,
+ * form data or no type, so CSRF protection does not rest on the Origin check alone. An empty
+ * body counts as `{}`. Malformed JSON and a body failing the schema are 400s that say why.
  */
 export async function jsonBody<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+	if (!isJsonMediaType(c.req.header("content-type"))) {
+		const sent = c.req.header("content-type");
+		throw new HttpError(
+			415,
+			"UNSUPPORTED_MEDIA_TYPE",
+			`agent-sessions-server: send the body as JSON with \`Content-Type: application/json\` (got ${sent ? JSON.stringify(sent.slice(0, 100)) : "no Content-Type"})`,
+		);
+	}
 	let text: string;
 	try {
 		text = await c.req.text();
@@ -75,4 +85,12 @@ export function queryParams<T extends z.ZodType>(c: Context, schema: T): z.outpu
 		throw new HttpError(400, "INVALID_QUERY", describeIssues("query string", issues), { issues });
 	}
 	return result.data;
+}
+
+/** True for `application/json`, with or without parameters (`; charset=utf-8`), in any case. */
+export function isJsonMediaType(header: string | undefined): boolean {
+	if (header === undefined) return false;
+	const semicolon = header.indexOf(";");
+	const mediaType = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
+	return mediaType === "application/json";
 }

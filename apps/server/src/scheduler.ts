@@ -30,6 +30,8 @@ export class JobScheduler {
 		private readonly runtime: AgentSessions,
 		jobs: readonly ScheduledJob[],
 		private readonly onRun: (report: JobRunReport) => void = () => {},
+		/** Aborts running jobs' turns (the server's shutdown). */
+		private readonly signal?: AbortSignal,
 	) {
 		this.jobs = jobs;
 		const seen = new Set<string>();
@@ -82,7 +84,10 @@ export class JobScheduler {
 	}
 
 	private run(job: ScheduledJob): Promise<TurnResult> {
-		return this.runtime.runScheduled(job.id, job.prompt, job.model ? { model: job.model } : {});
+		return this.runtime.runScheduled(job.id, job.prompt, {
+			...(job.model ? { model: job.model } : {}),
+			...(this.signal ? { signal: this.signal } : {}),
+		});
 	}
 
 	private async runLogged(job: ScheduledJob): Promise<void> {

@@ -28,12 +28,34 @@ export const updateSessionBody = z
 	.object({ name: name.optional(), archived: z.boolean().optional() })
 	.refine((body) => body.name !== undefined || body.archived !== undefined, "give `name` or `archived`");
 
+/**
+ * The longest identifier-like fields a message may carry through the API. Nothing downstream
+ * (the log, exports, the page) should have to handle a megabyte-long MIME type or tool name.
+ */
+export const FIELD_CAPS = { mimeType: 255, toolCallId: 1024, toolName: 256, signature: 64 * 1024 } as const;
+
+const messageContent = contentSchema.min(1, "a message needs at least one content block").superRefine((blocks, ctx) => {
+	const tooLong = (path: Array<string | number>, length: number, cap: number) => {
+		if (length > cap) ctx.addIssue({ code: "custom", path, message: `at most ${cap} characters (got ${length})` });
+	};
+	blocks.forEach((block, index) => {
+		if (block.type === "image") tooLong([index, "mimeType"], block.mimeType.length, FIELD_CAPS.mimeType);
+		if (block.type === "toolCall") {
+			tooLong([index, "id"], block.id.length, FIELD_CAPS.toolCallId);
+			tooLong([index, "name"], block.name.length, FIELD_CAPS.toolName);
+			tooLong([index, "thoughtSignature"], block.thoughtSignature?.length ?? 0, FIELD_CAPS.signature);
+		}
+		if (block.type === "text")
+			tooLong([index, "textSignature"], block.textSignature?.length ?? 0, FIELD_CAPS.signature);
+		if (block.type === "thinking") {
+			tooLong([index, "thinkingSignature"], block.thinkingSignature?.length ?? 0, FIELD_CAPS.signature);
+		}
+	});
+});
+
 /** POST /api/sessions/:id/messages */
 export const sendMessageBody = z.object({
-	content: z.union([
-		z.string().min(1, "a message cannot be empty"),
-		contentSchema.min(1, "a message needs at least one content block"),
-	]),
+	content: z.union([z.string().min(1, "a message cannot be empty"), messageContent]),
 	model: modelName.optional(),
 });
 

@@ -15,19 +15,37 @@ export function isLoopbackHost(host: string): boolean {
 	return false;
 }
 
-/** The token to require: $AGENT_SERVER_TOKEN, else config.yaml's server.token, else none. */
+/**
+ * The token to require: $AGENT_SERVER_TOKEN, else config.yaml's server.token, else none. Either
+ * must pass `checkToken`.
+ */
 export function resolveToken(
 	configToken: string | undefined,
 	env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
 	const fromEnv = env[TOKEN_ENV];
-	if (fromEnv !== undefined && fromEnv.length > 0) {
-		if (fromEnv.length < MIN_TOKEN_LENGTH) {
-			throw new Error(`agent-sessions-server: ${TOKEN_ENV} must be at least ${MIN_TOKEN_LENGTH} characters long`);
-		}
-		return fromEnv;
+	if (fromEnv !== undefined && fromEnv.length > 0) return checkToken(fromEnv, TOKEN_ENV);
+	if (configToken !== undefined) return checkToken(configToken, "server.token in config.yaml");
+	return undefined;
+}
+
+/**
+ * Refuses a weak or unusable token: shorter than 16 characters, or holding whitespace (a
+ * whitespace-only token is guessable, and a token with a space can never be sent in an
+ * `Authorization: Bearer` header). `where` names where it came from.
+ */
+export function checkToken(token: string, where: string): string {
+	if (token.length < MIN_TOKEN_LENGTH) {
+		throw new Error(
+			`agent-sessions-server: ${where} must be at least ${MIN_TOKEN_LENGTH} characters long; use a long random string`,
+		);
 	}
-	return configToken;
+	if (/\s/.test(token)) {
+		throw new Error(
+			`agent-sessions-server: ${where} must not contain spaces or other whitespace (it could not be sent in an Authorization header); use a long random string`,
+		);
+	}
+	return token;
 }
 
 /**

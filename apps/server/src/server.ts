@@ -6,7 +6,9 @@ import { createApp } from "./app.js";
 import { attachEventSockets, type EventSockets } from "./event-sockets.js";
 import { createModelCatalog } from "./model-catalog.js";
 import { type JobRunReport, JobScheduler } from "./scheduler.js";
-import { type AccessPolicy, assertSafeBind, resolveToken } from "./security.js";
+import { type AccessPolicy, assertSafeBind, checkToken, resolveToken } from "./security.js";
+import type { SendBudgetOptions } from "./send-budget.js";
+import { Shutdown } from "./shutdown.js";
 import { loadWebAssets } from "./web-assets.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -36,7 +38,15 @@ export interface ServerOptions {
 	env?: NodeJS.ProcessEnv;
 	/** Where the server reports scheduled runs and unexpected errors; default stderr. */
 	log?: (line: string) => void;
+	/** What slow WebSocket readers may hold queued; default 8 MiB per socket, 64 MiB in all. */
+	socketBudget?: SendBudgetOptions;
+	/** On close, how long running turns may go on before they are aborted (default 5 s). */
+	shutdownGraceMs?: number;
 }
+
+export const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
+/** After the abort, how long the aborted turns get to store their partial reply and release their lease. */
+const ABORT_SETTLE_MS = 5000;
 
 export interface RunningServer {
 	/** http://HOST:PORT, with the port actually bound. */
@@ -47,7 +57,11 @@ export interface RunningServer {
 	scheduler: JobScheduler;
 	/** Whether API requests need a bearer token. */
 	requiresToken: boolean;
-	/** Stops scheduling, closes sockets and connections, and waits for running turns to finish. */
+	/**
+	 * Stops scheduling and taking turns, closes sockets and connections, lets running turns finish
+	 * for the grace period, then aborts them (each stores its partial reply, marked aborted) and
+	 * resolves once they settled (at most a few seconds more).
+	 */
 	close(): Promise<void>;
 }
 
@@ -57,13 +71,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	const port = options.port ?? DEFAULT_PORT;
 	const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
 	const ownsRuntime = !options.runtime;
-	const runtime = options.runtime ?? (await AgentSessions.open(options.home ? { home: options.home } : {}));
+	if (options.home !== undefined) checkHome(options.home, "the home option");
+	const runtime =
+		options.runtime ?? (await AgentSessions.open(options.home !== undefined ? { home: options.home } : {}));
 	const serverConfig = runtime.config.server;
-	const token = options.token ?? resolveToken(serverConfig.token, options.env ?? process.env);
+	const token =
+		options.token !== undefined
+			? checkToken(options.token, "the token")
+			: resolveToken(serverConfig.token, options.env ?? process.env);
 	assertSafeBind(host, token);
 	const policy: AccessPolicy = { token, corsOrigins: options.corsOrigins ?? serverConfig.corsOrigins };
-	const scheduler = new JobScheduler(runtime, runtime.config.jobs, (report) => logJobRun(log, report));
+	const shutdown = new Shutdown();
+	const scheduler = new JobScheduler(runtime, runtime.config.jobs, (report) => logJobRun(log, report), shutdown.signal);
 
+	const storeHome = storeHomeOf(runtime);
 	const app = createApp({
 		runtime,
 		policy,
@@ -72,9 +93,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		assets: loadWebAssets(options.webRoot),
 		models: createModelCatalog(options.resolveModel ?? resolveModel),
 		logError: (error) => log(`agent-sessions-server: request failed: ${(error as Error)?.stack ?? String(error)}`),
+		...(storeHome ? { storeHome } : {}),
+		shutdown,
 	});
 	const server = http.createServer(getRequestListener(app.fetch));
-	const sockets: EventSockets = attachEventSockets(server, { runtime, policy });
+	const sockets: EventSockets = attachEventSockets(server, {
+		runtime,
+		policy,
+		...(options.socketBudget ? { budget: options.socketBudget } : {}),
+		...(storeHome ? { storeHome } : {}),
+	});
 
 	await new Promise<void>((resolve, reject) => {
 		server.once("error", reject);
@@ -96,18 +124,63 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		requiresToken: token !== undefined,
 		close() {
 			closing ??= (async () => {
+				shutdown.begin();
 				scheduler.stop();
 				sockets.close();
 				const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 				server.closeIdleConnections();
-				await runtime.idle();
+				const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+				if (!(await settlesWithin(runtime.idle(), graceMs))) {
+					log(`agent-sessions-server: aborting the turns still running after ${graceMs} ms`);
+					shutdown.abort();
+					if (!(await settlesWithin(runtime.idle(), ABORT_SETTLE_MS))) {
+						log("agent-sessions-server: a turn did not stop after its abort; stopping without it");
+					}
+				}
 				server.closeAllConnections();
 				await closed;
-				if (ownsRuntime) await runtime.idle();
+				if (ownsRuntime) await settlesWithin(runtime.idle(), ABORT_SETTLE_MS);
 			})();
 			return closing;
 		},
 	};
+}
+
+/**
+ * Refuses an empty home: it would silently mean the default store (~/.agent, not even $AGENT_HOME),
+ * which is never what `--home "$UNSET_VARIABLE"` meant.
+ */
+export function checkHome(home: string, where: string): void {
+	if (home.trim().length === 0) {
+		throw new Error(
+			`${where} cannot be empty; give the store's directory, or leave it out to use $AGENT_HOME (else ~/.agent)`,
+		);
+	}
+}
+
+/** True when `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+	let timer: NodeJS.Timeout | undefined;
+	const timeout = new Promise<false>((resolve) => {
+		timer = setTimeout(() => resolve(false), ms);
+	});
+	try {
+		return await Promise.race([
+			promise.then(
+				() => true,
+				() => true,
+			),
+			timeout,
+		]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
+/** The file store's directory, when the runtime runs on one. */
+function storeHomeOf(runtime: AgentSessions): string | undefined {
+	const home = (runtime.store as { home?: unknown }).home;
+	return typeof home === "string" && home.length > 0 ? home : undefined;
 }
 
 function urlHost(host: string): string {

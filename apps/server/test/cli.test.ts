@@ -3,10 +3,12 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createFileStore } from "@agent/session-fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCliArgs } from "../src/cli-args.js";
 
 const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const JSON_TYPE = { "Content-Type": "application/json" };
 const children: ChildProcess[] = [];
 
 const homes: string[] = [];
@@ -59,7 +61,7 @@ describe("agent-sessions-server (the bin)", () => {
 		const url = line.replace("listening on ", "");
 		const health = await fetch(`${url}/healthz`);
 		expect(health.status).toBe(200);
-		const created = await fetch(`${url}/api/sessions`, { method: "POST", body: "{}" });
+		const created = await fetch(`${url}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
 		expect(created.status).toBe(201);
 		const { id } = (await created.json()) as { id: string };
 		await expect(fs.access(path.join(home, "sessions", id))).resolves.toBeUndefined();
@@ -71,7 +73,9 @@ describe("agent-sessions-server (the bin)", () => {
 		const home = await tempHome();
 		const server = run(["--port", "0"], { AGENT_HOME: home });
 		const url = (await server.firstLine).replace("listening on ", "");
-		const { id } = (await (await fetch(`${url}/api/sessions`, { method: "POST", body: "{}" })).json()) as {
+		const { id } = (await (
+			await fetch(`${url}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" })
+		).json()) as {
 			id: string;
 		};
 		await expect(fs.access(path.join(home, "sessions", id))).resolves.toBeUndefined();
@@ -101,6 +105,57 @@ describe("agent-sessions-server (the bin)", () => {
 		await server.exited;
 	});
 
+	it("on SIGTERM a running turn is aborted after the grace period: prompt exit, its partial reply stored as aborted, the log verifies", async () => {
+		const home = await tempHome();
+		// About 3 tokens a second: the demo reply would stream for some 20 s.
+		const server = run(["--home", home, "--port", "0", "--shutdown-grace", "1"], {
+			AGENT_DEMO_TOKENS_PER_SECOND: "3",
+		});
+		const url = (await server.firstLine).replace("listening on ", "");
+		const created = await fetch(`${url}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
+		const { id } = (await created.json()) as { id: string };
+		const sent = await fetch(`${url}/api/sessions/${id}/messages`, {
+			method: "POST",
+			headers: JSON_TYPE,
+			body: JSON.stringify({ content: "tell me a long story" }),
+		});
+		expect(sent.status).toBe(202);
+		await expect
+			.poll(async () => ((await (await fetch(`${url}/api/sessions/${id}`)).json()) as { lastSeq: number }).lastSeq, {
+				timeout: 10_000,
+			})
+			.toBeGreaterThanOrEqual(1);
+
+		const signalled = Date.now();
+		server.child.kill("SIGTERM");
+		expect(await server.exited).toBe(0);
+		const tookMs = Date.now() - signalled;
+		// Grace 1 s, then the abort lands at the model's next chunk (under 1.5 s at this speed).
+		expect(tookMs).toBeLessThan(6000);
+		expect(server.output().stderr).toContain("aborting the turns still running after 1000 ms");
+
+		const store = createFileStore({ home });
+		const [report] = await store.verify(id);
+		expect(report?.problems).toEqual([]);
+		expect(report?.ok).toBe(true);
+		const records: Array<{ recordType: string; role?: string; stopReason?: string }> = [];
+		for await (const record of store.read(id)) records.push(record as (typeof records)[number]);
+		const messages = records.filter((record) => record.recordType === "message");
+		expect(messages.map((record) => record.role)).toEqual(["user", "assistant"]);
+		expect(messages[1]?.stopReason).toBe("aborted");
+		// The lease was released: the next writer gets it at once.
+		const lease = await store.lease(id, { waitMs: 0 });
+		await lease.release();
+	});
+
+	it('--home "" is a usage error (exit 2), not a silent fall back to ~/.agent', async () => {
+		const home = await tempHome();
+		const server = run(["--home", "", "--port", "0"], { AGENT_HOME: home });
+		expect(await server.exited).toBe(2);
+		expect(server.output().stderr).toContain("--home cannot be empty");
+		expect(server.output().stdout).toBe("");
+	});
+
 	it("a bad --port is a usage error (exit 2)", async () => {
 		const server = run(["--port", "http"]);
 		expect(await server.exited).toBe(2);
@@ -123,5 +178,18 @@ describe("parseCliArgs", () => {
 			expect(() => parseCliArgs(["--port", port]), port).toThrow();
 		}
 		expect(() => parseCliArgs(["--verbose"])).toThrow();
+	});
+
+	it("reads --shutdown-grace in seconds (default 5) and rejects anything else", () => {
+		expect(parseCliArgs([]).shutdownGraceMs).toBe(5000);
+		expect(parseCliArgs(["--shutdown-grace", "0.5"]).shutdownGraceMs).toBe(500);
+		for (const grace of ["-1", "soon", "", "1e3"]) {
+			expect(() => parseCliArgs(["--shutdown-grace", grace]), grace).toThrow(/--shutdown-grace/);
+		}
+	});
+
+	it("rejects an empty or blank --home", () => {
+		for (const home of ["", " ", "\t"])
+			expect(() => parseCliArgs(["--home", home]), JSON.stringify(home)).toThrow(/--home cannot be empty/);
 	});
 });

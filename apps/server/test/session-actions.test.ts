@@ -91,9 +91,12 @@ describe("records, context, compact, fork, branch", () => {
 		expect(view.context.messages[0]?.origin).toBe("compaction_summary");
 	});
 
-	it("POST compact on an empty session reports that nothing was compacted", async () => {
+	it("POST compact on an empty session reports that nothing was compacted (an empty JSON body counts as {})", async () => {
 		const session = await createSession(server);
-		const response = await server.api(`/api/sessions/${session.id}/compact`, { method: "POST" });
+		const response = await server.api(`/api/sessions/${session.id}/compact`, {
+			method: "POST",
+			headers: { "Content-Type": "application/json" },
+		});
 		expect(response.status).toBe(200);
 		expect(((await response.json()) as { compacted: boolean }).compacted).toBe(false);
 	});

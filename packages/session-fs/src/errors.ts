@@ -8,8 +8,9 @@ function prefixed<E extends Error>(error: E): E {
 	return error;
 }
 
-export function notFound(sessionId: string, home: string): SessionNotFoundError {
-	return prefixed(new SessionNotFoundError(sessionId, `${home}/sessions`));
+/** A missing session. The message names no path: it reaches API clients, who must not learn where the store lives. */
+export function notFound(sessionId: string): SessionNotFoundError {
+	return prefixed(new SessionNotFoundError(sessionId));
 }
 
 export function locked(

@@ -188,7 +188,7 @@ export function tryLock(paths: SessionPaths, options: { staleMs: number; home: s
 		if (code === "ENOENT") {
 			// The session's directory is gone, or the lock just made vanished under proper-lockfile's
 			// probe of it (removed by another process): only the first is "not found"; try again.
-			if (!fs.existsSync(paths.dir)) throw notFound(paths.id, options.home);
+			if (!fs.existsSync(paths.dir)) throw notFound(paths.id);
 			return undefined;
 		}
 		throw storageFailure(`could not take the write lease of session ${paths.id} (${paths.lockDir})`, error);

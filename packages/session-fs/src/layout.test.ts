@@ -41,6 +41,31 @@ describe("the on-disk layout", () => {
 		}
 	});
 
+	it("a missing session's error names the id, never the store's directory (it reaches API clients)", async () => {
+		const { store, home } = setup();
+		const { id } = await store.create();
+		await store.delete(id);
+		const attempts: Array<() => Promise<unknown>> = [
+			() => store.metadata(id),
+			() => store.open(id),
+			() => store.append(id, [user("x")]),
+			() => store.lease(id),
+			() => store.verify(id),
+			async () => {
+				for await (const _ of store.read(id)) break;
+			},
+		];
+		for (const attempt of attempts) {
+			const error = (await attempt().then(
+				() => undefined,
+				(caught: unknown) => caught,
+			)) as Error & { code?: string };
+			expect(error?.code).toBe("SESSION_NOT_FOUND");
+			expect(error.message).toContain(id);
+			expect(error.message).not.toContain(home);
+		}
+	});
+
 	it("each record is exactly one line: the serialized record and an LF, in seq order", async () => {
 		const { store, home } = setup();
 		const { id } = await store.create();

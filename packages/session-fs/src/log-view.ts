@@ -29,7 +29,7 @@ export async function openLogView(paths: SessionPaths, options: ResolvedOptions)
 			throw storageFailure(`could not open ${paths.log} for reading`, error);
 		}
 		const stored = readMetadataFile(paths.metadata, paths.id);
-		if (stored.state === "missing") throw notFound(paths.id, options.home);
+		if (stored.state === "missing") throw notFound(paths.id);
 		const metadata = stored.state === "ok" ? stored.metadata : rebuildBase(paths.id);
 		return {
 			fd: undefined,

@@ -288,7 +288,7 @@ export class FileSessionStore implements SessionStore {
 	async repair(id: string): Promise<VerifyReport> {
 		const paths = await this.materialized(id);
 		return withLease(paths, this.options, {}, async (writer) => {
-			const first = await verifySession(paths, this.home, this.verifyOptions());
+			const first = await verifySession(paths, this.verifyOptions());
 			const acks = first.unacknowledged.map(
 				(line): RecordInput => ({
 					recordType: "damage_ack",
@@ -298,7 +298,7 @@ export class FileSessionStore implements SessionStore {
 				}),
 			);
 			if (acks.length > 0) await writer.append(acks);
-			const outcome = acks.length > 0 ? await verifySession(paths, this.home, this.verifyOptions()) : first;
+			const outcome = acks.length > 0 ? await verifySession(paths, this.verifyOptions()) : first;
 			if (outcome.rebuilt) writer.replaceMetadata(outcome.rebuilt);
 			const report: VerifyReport = { ...outcome.report, repaired: true };
 			if (acks.length > 0) report.acknowledged = acks.length;
@@ -313,7 +313,7 @@ export class FileSessionStore implements SessionStore {
 		const paths = this.pathsOf(id);
 		const pending = this.deferred.get(id);
 		if (pending) return { sessionId: id, ok: true, problems: [], records: pending.records.length, bytes: 0 };
-		return (await verifySession(paths, this.home, this.verifyOptions())).report;
+		return (await verifySession(paths, this.verifyOptions())).report;
 	}
 
 	private verifyOptions(): { chunkBytes: number; maxLineBytes: number } {

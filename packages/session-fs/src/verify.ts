@@ -47,7 +47,6 @@ interface Problem extends VerifyProblem {
  */
 export async function verifySession(
 	paths: SessionPaths,
-	home: string,
 	options: { chunkBytes?: number; maxLineBytes?: number } = {},
 ): Promise<VerifyOutcome> {
 	const directory = directoryProblem(paths);
@@ -58,7 +57,7 @@ export async function verifySession(
 		fd = openOwnFile(paths.log, READ_FLAGS);
 	} catch (error) {
 		if (errnoCode(error) === "ENOENT") {
-			if (stored.state === "missing") throw notFound(paths.id, home);
+			if (stored.state === "missing") throw notFound(paths.id);
 		} else if (error instanceof AgentSessionError) {
 			// Not a regular file (a symbolic link, a FIFO...): reported, never read through.
 			const message = (error as Error).message;

@@ -74,7 +74,7 @@ export class SessionWriter {
 			assertRealDirectory(paths.dir);
 			fd = openOwnFile(paths.log, APPEND_FLAGS);
 		} catch (error) {
-			if (errnoCode(error) === "ENOENT") throw notFound(paths.id, options.home);
+			if (errnoCode(error) === "ENOENT") throw notFound(paths.id);
 			if (error instanceof AgentSessionError) throw error;
 			throw storageFailure(`could not open ${paths.log} for appending`, error);
 		}

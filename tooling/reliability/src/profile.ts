@@ -16,6 +16,10 @@ export interface Profile {
 	fuzzServer: { requests: number };
 	staleLocks: { staleMs: number; rounds: number };
 	metadataCrash: { rounds: number };
+	/** WebSocket readers that stop reading, and turns of 3.5 MiB events. */
+	slowReaders: { readers: number; turns: number };
+	/** SIGTERMs sent to a server with turns running. */
+	shutdown: { rounds: number };
 }
 
 const full: Profile = {
@@ -27,6 +31,8 @@ const full: Profile = {
 	fuzzServer: { requests: 5000 },
 	staleLocks: { staleMs: 2000, rounds: 5 },
 	metadataCrash: { rounds: 50 },
+	slowReaders: { readers: 150, turns: 3 },
+	shutdown: { rounds: 6 },
 };
 
 const ci: Profile = {
@@ -38,6 +44,8 @@ const ci: Profile = {
 	fuzzServer: { requests: 600 },
 	staleLocks: { staleMs: 2000, rounds: 1 },
 	metadataCrash: { rounds: 10 },
+	slowReaders: { readers: 40, turns: 2 },
+	shutdown: { rounds: 2 },
 };
 
 export function profileNamed(name: string | undefined): Profile {

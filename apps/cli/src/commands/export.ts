@@ -1,16 +1,16 @@
-import { once } from "node:events";
-import fs from "node:fs";
-import type { Writable } from "node:stream";
+import path from "node:path";
 import type { ExportFormat } from "@agent/interop";
-import type { StoredRecord } from "@agent/session-format";
+import type { SessionStore, StoredRecord } from "@agent/session-format";
 import { Command, Option } from "commander";
 import { sessionIdArgument } from "../args.js";
 import type { CliContext } from "../cli-context.js";
+import { resolveExportTarget, writeChunks, writeExport } from "../io/export-target.js";
 import { type Progress, startProgress } from "../io/progress.js";
 
 interface ExportFlags {
 	format: ExportFormat;
 	output?: string;
+	force?: boolean;
 }
 
 export function registerExport(ctx: CliContext): Command {
@@ -22,19 +22,30 @@ export function registerExport(ctx: CliContext): Command {
 		.addOption(
 			new Option("--format <format>", "the output format").choices(["md", "html", "jsonl", "pi"]).makeOptionMandatory(),
 		)
-		.option("-o, --output <file>", "write to this file instead of stdout")
+		.option(
+			"-o, --output <file>",
+			"write to this file instead of stdout (a new file, or a FIFO or device such as /dev/stdout; never inside the store)",
+		)
+		.option("--force", "replace the --output file if it already exists")
 		.action(async (rawId: string, flags: ExportFlags) => {
 			const id = sessionIdArgument(rawId);
 			const store = await ctx.store();
 			const { exportRecords } = await import("@agent/interop");
 			const metadata = await store.metadata(id);
+			const target =
+				flags.output === undefined
+					? undefined
+					: await resolveExportTarget(flags.output, {
+							force: flags.force === true,
+							...sessionsDirOf(store),
+						});
 			// A bar only when the output does not go to the same terminal.
 			const showProgress = flags.output !== undefined || ctx.io.stdout.isTTY !== true;
 			const progress = showProgress ? startProgress(ctx.io.stderr, "export", metadata.lastSeq) : undefined;
 			const chunks = exportRecords(() => counted(store.read(id), progress), metadata, flags.format);
 			try {
-				if (flags.output === undefined) await writeChunks(chunks, ctx.io.stdout);
-				else await writeFileAtomically(flags.output, chunks);
+				if (target === undefined) await writeChunks(chunks, ctx.io.stdout);
+				else await writeExport(target, chunks, ctx.io);
 			} finally {
 				progress?.stop();
 			}
@@ -54,25 +65,8 @@ async function* counted(
 	}
 }
 
-async function writeChunks(chunks: AsyncIterable<string>, sink: Writable): Promise<void> {
-	for await (const chunk of chunks) {
-		if (!sink.write(chunk)) await once(sink, "drain");
-	}
-}
-
-/** Writes to a temporary file beside `file` and renames it: a failed export leaves no half-written file. */
-async function writeFileAtomically(file: string, chunks: AsyncIterable<string>): Promise<void> {
-	const temporary = `${file}.${process.pid}.tmp`;
-	const stream = fs.createWriteStream(temporary, { flags: "wx" });
-	try {
-		await once(stream, "open");
-		await writeChunks(chunks, stream);
-		stream.end();
-		await once(stream, "finish");
-		await fs.promises.rename(temporary, file);
-	} catch (error) {
-		stream.destroy();
-		await fs.promises.rm(temporary, { force: true });
-		throw error;
-	}
+/** The file store's sessions directory, which an export never writes into. */
+function sessionsDirOf(store: SessionStore): { sessionsDir?: string } {
+	const home = (store as { home?: unknown }).home;
+	return typeof home === "string" ? { sessionsDir: path.join(home, "sessions") } : {};
 }

@@ -9,14 +9,18 @@ import { sendMessageBody, sendMessageQuery } from "../schemas.js";
  * in arrival order). 202 with the queue position at once, or with `?wait=1` 200 once the turn is
  * done, with the records it appended. Replies stream over GET /api/sessions/:id/events.
  */
-export function registerMessageRoutes(app: Hono, { runtime, models }: RouteDeps): void {
+export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: RouteDeps): void {
 	app.post("/api/sessions/:id/messages", async (c) => {
 		const id = sessionIdParam(c);
 		const query = queryParams(c, sendMessageQuery);
 		const body = await jsonBody(c, sendMessageBody);
 		if (body.model) models.check(body.model);
+		shutdown.refuseIfStopping();
 		await runtime.metadata(id);
-		const turn = runtime.enqueue(id, body.content, body.model ? { model: body.model } : {});
+		const turn = runtime.enqueue(id, body.content, {
+			...(body.model ? { model: body.model } : {}),
+			signal: shutdown.signal,
+		});
 		if (!query.wait) {
 			// The outcome is reported as turn.completed / turn.failed events; nobody awaits it here.
 			turn.done.catch(() => {});

@@ -4,13 +4,15 @@ import { jsonBody, sessionIdParam } from "../request-input.js";
 import { branchBody, compactBody, forkBody } from "../schemas.js";
 
 /** Compact now, fork into a new session, or move the active leaf (branch). */
-export function registerSessionActionRoutes(app: Hono, { runtime, models }: RouteDeps): void {
+export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdown }: RouteDeps): void {
 	app.post("/api/sessions/:id/compact", async (c) => {
 		const id = sessionIdParam(c);
 		const body = await jsonBody(c, compactBody);
 		if (body.model) models.check(body.model);
+		shutdown.refuseIfStopping();
 		await runtime.metadata(id);
 		const record = await runtime.compact(id, {
+			signal: shutdown.signal,
 			...(body.model ? { model: body.model } : {}),
 			...(body.customInstructions ? { customInstructions: body.customInstructions } : {}),
 			...(body.keepRecentTokens !== undefined ? { keepRecentTokens: body.keepRecentTokens } : {}),

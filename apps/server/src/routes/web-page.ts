@@ -1,9 +1,12 @@
 import type { Hono } from "hono";
 import type { RouteDeps } from "../app.js";
 
-/** Scripts, styles and API calls come from this server only; nothing else is loaded or framed. */
+/**
+ * Scripts, styles, API calls and WebSockets go to this server only (`'self'` covers ws: and wss:
+ * to the page's own host); nothing else is loaded or framed.
+ */
 const CONTENT_SECURITY_POLICY =
-	"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; " +
+	"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 	"frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /** The web page: index.html at "/" and its built assets. */

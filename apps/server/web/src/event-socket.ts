@@ -4,6 +4,8 @@ import type { SessionEvent } from "@agent/session";
 export type SocketMessage = SessionEvent | { type: "subscribed"; sessionId?: string };
 
 const PROTOCOL = "agent-sessions.v1";
+/** The server drops a socket that fell too far behind with this code; see the server's README. */
+const SLOW_READER_CLOSE = 4008;
 
 function base64url(text: string): string {
 	const bytes = new TextEncoder().encode(text);
@@ -75,8 +77,9 @@ export class EventSocket {
 		socket.addEventListener("close", (event) => {
 			if (this.socket !== socket) return;
 			this.handlers.onStatus?.("closed");
-			// 4xxx: the server ended the feed for good (e.g. 4404, the session was deleted).
-			if (this.closed || event.code >= 4000) return;
+			// 4xxx: the server ended the feed for good (e.g. 4404, the session was deleted), except
+			// 4008: this page fell behind and was dropped; reconnect (onOpen reloads what was missed).
+			if (this.closed || (event.code >= 4000 && event.code !== SLOW_READER_CLOSE)) return;
 			this.timer = setTimeout(() => this.connect(), this.retryMs);
 			this.retryMs = Math.min(this.retryMs * 2, 10_000);
 		});

@@ -16,7 +16,12 @@ p.note{color:#666;font-style:italic;margin:.4rem 0}pre{white-space:pre-wrap;word
 const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
 
 const SAFE_IMAGE_TYPE = /^image\/(png|jpeg|gif|webp)$/;
-const BASE64 = /^[A-Za-z0-9+/\s]*={0,2}\s*$/;
+/**
+ * Base64 without whitespace (removed first). Linear: the character class and the padding cannot
+ * overlap, so a failed match gives back each character once. The pattern it replaces allowed
+ * whitespace in both parts and took 30 s on 150,000 spaces followed by "!".
+ */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * A single self-contained HTML page of the active branch: inline style, inline images, no
@@ -74,12 +79,14 @@ function blocksHtml(blocks: readonly ContentBlock[], asOutput: boolean): string 
 			case "toolCall":
 				out += `<details open><summary>Tool call: ${escapeHtml(block.name)} <small>${escapeHtml(block.id)}</small></summary><pre>${escapeHtml(JSON.stringify(block.arguments, null, 2))}</pre></details>`;
 				break;
-			case "image":
+			case "image": {
+				const data = block.data.replace(/\s+/g, "");
 				out +=
-					SAFE_IMAGE_TYPE.test(block.mimeType) && BASE64.test(block.data)
-						? `<img alt="image" src="data:${block.mimeType};base64,${block.data.replace(/\s/g, "")}">`
+					SAFE_IMAGE_TYPE.test(block.mimeType) && BASE64.test(data)
+						? `<img alt="image" src="data:${block.mimeType};base64,${data}">`
 						: `<p class="note">[image: ${escapeHtml(block.mimeType)}, ${base64Bytes(block.data)} bytes, not shown]</p>`;
 				break;
+			}
 		}
 	}
 	return out;

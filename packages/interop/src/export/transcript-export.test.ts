@@ -63,7 +63,7 @@ const source = recordsFrom(storedRecords(INPUTS));
 describe("Markdown transcript", () => {
 	it("shows the active branch: messages, thinking, tool calls, results, summaries; counts the rest", async () => {
 		const md = await collect(exportRecords(source, INFO, "md"));
-		expect(md).toMatch(/^# Demo <b>session<\/b>\n/);
+		expect(md).toMatch(/^# Demo &lt;b>session&lt;\/b>\n/);
 		expect(md).toContain("- **Model:** anthropic/claude");
 		expect(md).toContain("### User");
 		expect(md).toContain("*[image: image/png, 5 bytes]*");
@@ -83,6 +83,44 @@ describe("Markdown transcript", () => {
 		const md = await collect(exportRecords(source, INFO, "md"));
 		expect(md).toContain('````json\n{\n  "command": "echo ```"\n}\n````');
 		expect(md).toContain("````text\n```\nboom\n````");
+	});
+});
+
+describe("pathological text stays linear (each took seconds to minutes with the regexes replaced)", () => {
+	const spaces = " ".repeat(300_000);
+	const hostile: RecordInput[] = [
+		{ recordType: "session_info", name: `a${spaces}\n${spaces}b` },
+		{
+			recordType: "message",
+			role: "user",
+			content: [
+				{ type: "image", data: `${spaces}!`, mimeType: "image/png" },
+				{ type: "image", data: `aGVs${spaces}bG8=${spaces}`, mimeType: "image/png" },
+				{ type: "text", text: "` ".repeat(300_000) },
+			],
+		},
+		{
+			recordType: "message",
+			role: "toolResult",
+			toolCallId: "c",
+			toolName: "t",
+			isError: false,
+			content: text("` ".repeat(300_000)),
+		},
+	];
+	const hostileSource = recordsFrom(storedRecords(hostile));
+
+	it("Markdown: titles of 600,000 spaces around a newline, 300,000 backtick runs", async () => {
+		const md = await collect(exportRecords(hostileSource, { ...INFO, name: `x${spaces}\n${spaces}y` }, "md"));
+		expect(md.startsWith("# x y\n")).toBe(true);
+		expect(md).toContain("*Named: a b*");
+		expect(md).toContain("```text\n` ` `");
+	});
+
+	it("HTML: base64 checks of 300,000 spaces then a bad character, or spread through the data", async () => {
+		const html = await collect(exportRecords(hostileSource, INFO, "html"));
+		expect(html).toContain("[image: image/png, 0 bytes, not shown]");
+		expect(html).toContain('<img alt="image" src="data:image/png;base64,aGVsbG8=">');
 	});
 });
 

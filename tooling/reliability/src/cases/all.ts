@@ -4,7 +4,9 @@ import { diskFull } from "./disk-full.js";
 import { fuzzLines } from "./fuzz-lines.js";
 import { fuzzServer } from "./fuzz-server.js";
 import { metadataCrash } from "./metadata-crash.js";
+import { shutdown } from "./shutdown.js";
 import { sigkillTorture } from "./sigkill-torture.js";
+import { slowReaders } from "./slow-readers.js";
 import { staleLocks } from "./stale-locks.js";
 import { unsafeIdsCase } from "./unsafe-ids.js";
 
@@ -18,4 +20,6 @@ export const allCases: ReliabilityCase[] = [
 	unsafeIdsCase,
 	staleLocks,
 	metadataCrash,
+	slowReaders,
+	shutdown,
 ];
