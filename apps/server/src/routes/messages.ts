@@ -15,7 +15,8 @@ export function registerMessageRoutes(app: Hono, { runtime, models }: RouteDeps)
 		const query = queryParams(c, sendMessageQuery);
 		const body = await jsonBody(c, sendMessageBody);
 		if (body.model) models.check(body.model);
-		await runtime.metadata(id);
+		const metadata = await runtime.metadata(id);
+		models.checkCredentials(body.model ?? (metadata.model || runtime.defaultModel()));
 		const turn = runtime.enqueue(id, body.content, body.model ? { model: body.model } : {});
 		if (!query.wait) {
 			// The outcome is reported as turn.completed / turn.failed events; nobody awaits it here.

@@ -1,29 +1,90 @@
+import type { AgentSessions } from "@agent/session";
 import type { StoredRecord } from "@agent/session-format";
+import { exportSession } from "@agent/interop";
 import type { Hono } from "hono";
 import type { RouteDeps } from "../app.js";
 import { queryParams, sessionIdParam } from "../request-input.js";
-import { contextQuery, recordsQuery } from "../schemas.js";
+import { contextQuery, exportQuery, recordsQuery } from "../schemas.js";
 
 const DEFAULT_RECORDS_LIMIT = 200;
 
-/** A session's records (paged by seq, every branch) and the context its LLM sees. */
+const EXPORT_TYPES = {
+	md: { type: "text/markdown; charset=utf-8", extension: "md" },
+	html: { type: "text/html; charset=utf-8", extension: "html" },
+	jsonl: { type: "application/x-ndjson; charset=utf-8", extension: "jsonl" },
+	pi: { type: "application/x-ndjson; charset=utf-8", extension: "pi.jsonl" },
+} as const;
+
+/** The records with from <= seq < end, at most `limit` of them, in seq order. */
+async function readRange(
+	runtime: AgentSessions,
+	id: string,
+	from: number,
+	end: number,
+	limit = end - from,
+): Promise<StoredRecord[]> {
+	const records: StoredRecord[] = [];
+	for await (const record of runtime.store.readFrom(id, from)) {
+		if (record.seq >= end) break;
+		records.push(record);
+		if (records.length >= limit) break;
+	}
+	return records;
+}
+
+/** A session's records (paged by seq, every branch), its export, and the context its LLM sees. */
 export function registerSessionReadRoutes(app: Hono, { runtime, models }: RouteDeps): void {
 	app.get("/api/sessions/:id/records", async (c) => {
 		const id = sessionIdParam(c);
 		const query = queryParams(c, recordsQuery);
 		const metadata = await runtime.metadata(id);
-		const after = query.after ?? 0;
 		const limit = query.limit ?? DEFAULT_RECORDS_LIMIT;
-		const records: StoredRecord[] = [];
-		if (after < metadata.lastSeq) {
-			for await (const record of runtime.store.readFrom(id, after + 1)) {
-				records.push(record);
-				if (records.length >= limit) break;
-			}
+		if (query.before !== undefined) {
+			// The `limit` records just before `before` (seqs rise by one per line): a page opens at the latest.
+			const end = Math.min(query.before, metadata.lastSeq + 1);
+			const from = Math.max(1, end - limit);
+			const records = end > 1 ? await readRange(runtime, id, from, end) : [];
+			const first = records[0];
+			return c.json({
+				sessionId: id,
+				lastSeq: metadata.lastSeq,
+				records,
+				...(first !== undefined && first.seq > 1 ? { nextBefore: first.seq } : {}),
+			});
 		}
+		const after = query.after ?? 0;
+		const records = after < metadata.lastSeq ? await readRange(runtime, id, after + 1, Infinity, limit) : [];
 		const last = records[records.length - 1];
 		const more = last !== undefined && records.length >= limit && last.seq < metadata.lastSeq;
 		return c.json({ sessionId: id, lastSeq: metadata.lastSeq, records, ...(more ? { nextAfter: last.seq } : {}) });
+	});
+
+	app.get("/api/sessions/:id/export", async (c) => {
+		const id = sessionIdParam(c);
+		const { format } = queryParams(c, exportQuery);
+		await runtime.metadata(id);
+		const chunks = exportSession(runtime.store, id, format)[Symbol.asyncIterator]();
+		const encoder = new TextEncoder();
+		const body = new ReadableStream<Uint8Array>({
+			async pull(controller) {
+				const next = await chunks.next();
+				if (next.done) controller.close();
+				else controller.enqueue(encoder.encode(next.value));
+			},
+			async cancel() {
+				await chunks.return?.(undefined);
+			},
+		});
+		const { type, extension } = EXPORT_TYPES[format];
+		return new Response(body, {
+			headers: {
+				"Content-Type": type,
+				"Content-Disposition": `attachment; filename="session-${id}.${extension}"`,
+				// An exported page opened from here may load nothing and run nothing.
+				"Content-Security-Policy": "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+				"X-Content-Type-Options": "nosniff",
+			},
+		});
 	});
 
 	app.get("/api/sessions/:id/context", async (c) => {

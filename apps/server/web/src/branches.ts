@@ -4,7 +4,9 @@ import { preview } from "./format.js";
 /** The records sharing `seq`'s parent (the roots when it has none), in seq order. */
 export function siblingsOf(tree: SessionTree, seq: number): readonly number[] {
 	const parent = tree.parentOf(seq);
-	return parent === null ? tree.roots() : tree.children(parent);
+	const siblings = parent === null ? tree.roots() : tree.children(parent);
+	// Older pages load after newer ones, so the tree may have met siblings out of order.
+	return siblings.length > 1 ? [...siblings].sort((a, b) => a - b) : siblings;
 }
 
 /** The newest leaf in the subtree under `seq` (the branch's tip to show when switching to it). */
@@ -22,10 +24,12 @@ export function latestLeafUnder(tree: SessionTree, seq: number): number {
 
 /** The last user message on the path to `leaf`, as a one-line label. */
 export function leafLabel(tree: SessionTree, leaf: number): string {
-	const path = tree.path(leaf);
-	for (let i = path.length - 1; i >= 0; i--) {
-		const record = path[i] as StoredRecord;
+	let seq: number | null = leaf;
+	while (seq !== null) {
+		const record: StoredRecord | undefined = tree.get(seq);
+		if (!record) break;
 		if (record.recordType === "message" && record.role === "user") return preview(contentText(record.content), 48);
+		seq = tree.parentOf(seq);
 	}
 	return "(no messages)";
 }

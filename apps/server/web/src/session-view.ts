@@ -1,85 +1,148 @@
 import type { SessionEvent } from "@agent/session";
 import { parentSeqOf, type SessionMetadata, SessionTree, type StoredRecord } from "@agent/session-format";
-import type { Api } from "./api.js";
+import { type Api, ApiError, type ModelList } from "./api.js";
 import { branchTips, latestLeafUnder, leafLabel } from "./branches.js";
-import { renderContext } from "./context-view.js";
+import { Composer } from "./composer.js";
+import { ContextPanel } from "./context-view.js";
 import { byId, h, replaceChildren } from "./dom.js";
 import { EventSocket } from "./event-socket.js";
-import { compactNumber, relativeTime } from "./format.js";
-import { renderTranscript } from "./transcript.js";
+import { compactNumber, formatCost, fullDate, relativeTime } from "./format.js";
+import { type MessageAction, type RowContext, renderRow } from "./record-view.js";
+import { SessionActions } from "./session-actions.js";
+import { SessionData } from "./session-data.js";
+import { estimateRowHeight, type TranscriptRow, transcriptRows } from "./transcript.js";
+import { TreeView } from "./tree-view.js";
+import { VirtualList } from "./virtual-list.js";
 
-interface Streaming {
-	turnId: string;
-	text: string;
-}
+type Tab = "transcript" | "context" | "tree";
 
-/** One open session: transcript or context, live over its event socket, with the message box and actions. */
+/**
+ * One open session (or a new one not saved yet): the transcript (virtualized, opened at the
+ * latest message), the context and tree tabs, live over the session's event socket, with the
+ * message box and the actions.
+ */
 export class SessionView {
-	private id: string | undefined;
-	private metadata: SessionMetadata | undefined;
-	private tree = new SessionTree();
+	id: string | undefined;
+	/** A new session that exists only in this page until the first send. */
+	draft = false;
+	metadata: SessionMetadata | undefined;
+	data: SessionData | undefined;
 	/** The leaf whose path is shown; follows the active leaf unless the user picked another branch. */
-	private viewLeaf: number | null = null;
-	private selectedSeq: number | null = null;
-	private tab: "transcript" | "context" = "transcript";
+	viewLeaf: number | null = null;
+	selectedSeq: number | null = null;
+	private tab: Tab = "transcript";
 	private socket: EventSocket | undefined;
-	private streaming: Streaming | undefined;
-	private readonly pendingTurns = new Set<string>();
+	private streaming: { turnId: string; text: string } | undefined;
+	readonly pendingTurns = new Set<string>();
 	private contextTokens: number | undefined;
+	/** A message to show once it is loaded (a search result, a tree pick, a link). */
+	private pendingFocus: number | undefined;
+	private opened: (() => void) | undefined;
 	private readonly streamingText = h("div", { class: "text" });
 	private readonly streamingRow = h(
-		"article",
-		{ class: "record message assistant streaming", "data-role": "assistant", "data-testid": "streaming" },
-		h("div", { class: "who" }, "assistant", h("span", { class: "typing" }, " is writing…")),
-		this.streamingText,
+		"div",
+		{ class: "row" },
+		h(
+			"article",
+			{ class: "record message assistant streaming", "data-role": "assistant", "data-testid": "streaming" },
+			h("div", { class: "who" }, "assistant", h("span", { class: "typing" }, " is writing…")),
+			this.streamingText,
+		),
 	);
 
-	private readonly el = {
+	readonly el = {
+		layout: byId("layout"),
 		empty: byId("empty-state"),
+		notFound: byId("not-found"),
 		section: byId("session"),
-		name: byId("session-name"),
+		name: byId<HTMLButtonElement>("session-name"),
 		meta: byId("session-meta"),
+		forkedFrom: byId<HTMLAnchorElement>("forked-from"),
 		branchLabel: byId("branch-picker-label"),
 		branchPicker: byId<HTMLSelectElement>("branch-picker"),
 		notice: byId("notice"),
 		transcript: byId("transcript"),
+		jump: byId<HTMLButtonElement>("jump-latest"),
 		context: byId("context"),
-		tabTranscript: byId("tab-transcript"),
-		tabContext: byId("tab-context"),
-		composer: byId<HTMLFormElement>("composer"),
-		message: byId<HTMLTextAreaElement>("message"),
-		send: byId<HTMLButtonElement>("send"),
+		tree: byId("tree"),
+		tabs: { transcript: byId("tab-transcript"), context: byId("tab-context"), tree: byId("tab-tree") },
 		queue: byId("queue-state"),
+		send: byId<HTMLButtonElement>("send"),
 		compact: byId<HTMLButtonElement>("compact"),
 		fork: byId<HTMLButtonElement>("fork"),
 		branch: byId<HTMLButtonElement>("branch"),
+		exportButton: byId<HTMLButtonElement>("export"),
 		archive: byId<HTMLButtonElement>("archive"),
 		remove: byId<HTMLButtonElement>("delete"),
 	};
 
+	readonly composer: Composer;
+	private readonly actions: SessionActions;
+	private readonly transcript: VirtualList<TranscriptRow>;
+	private readonly contextPanel: ContextPanel;
+	private readonly treeView: TreeView;
+	private readonly rowContext: RowContext;
+
 	constructor(
-		private readonly api: Api,
-		private readonly navigate: (id: string | undefined) => void,
+		readonly api: Api,
+		readonly navigate: (hash: string, replace?: boolean) => void,
 	) {
-		this.el.composer.addEventListener("submit", (event) => {
-			event.preventDefault();
-			void this.send();
+		this.actions = new SessionActions(this);
+		this.composer = new Composer(() => void this.actions.send());
+		const view = this;
+		this.rowContext = {
+			get selectedSeq() {
+				return view.selectedSeq;
+			},
+			get labels() {
+				return view.data?.tree.labels() ?? new Map();
+			},
+			streamingRow: this.streamingRow,
+			onSelect: (seq) => this.select(this.selectedSeq === seq ? null : seq),
+			onSwitch: (seq) => this.viewBranch(latestLeafUnder(this.tree(), seq)),
+			onAction: (action: MessageAction, record: StoredRecord) => void this.actions.onMessageAction(action, record),
+		};
+		this.transcript = new VirtualList<TranscriptRow>({
+			scroller: this.el.transcript,
+			keyOf: (row) => row.key,
+			estimateSize: estimateRowHeight,
+			render: (row) => renderRow(row, this.rowContext),
+			followEnd: true,
+			gap: 10,
+			onChange: () => this.updateJump(),
 		});
-		this.el.message.addEventListener("keydown", (event) => {
-			if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-				event.preventDefault();
-				void this.send();
-			}
+		this.contextPanel = new ContextPanel(this.el.context);
+		this.treeView = new TreeView(this.el.tree, {
+			onPick: (seq) => this.focusMessage(seq),
+			activePath: () => new Set(this.viewLeaf === null ? [] : this.tree().path(this.viewLeaf).map((r) => r.seq)),
+			labels: () => this.tree().labels(),
 		});
-		this.el.tabTranscript.addEventListener("click", () => this.showTab("transcript"));
-		this.el.tabContext.addEventListener("click", () => this.showTab("context"));
-		this.el.compact.addEventListener("click", () => void this.compact());
-		this.el.fork.addEventListener("click", () => void this.fork());
-		this.el.branch.addEventListener("click", () => void this.branch());
-		this.el.archive.addEventListener("click", () => void this.toggleArchived());
-		this.el.remove.addEventListener("click", () => void this.remove());
-		this.el.name.addEventListener("click", () => this.startRename());
+		for (const tab of ["transcript", "context", "tree"] as const) {
+			this.el.tabs[tab].addEventListener("click", () => this.showTab(tab));
+		}
+		this.el.jump.addEventListener("click", () => this.transcript.scrollToEnd());
 		this.el.branchPicker.addEventListener("change", () => this.viewBranch(Number(this.el.branchPicker.value)));
+	}
+
+	get currentId(): string | undefined {
+		return this.id;
+	}
+
+	tree(): SessionTree {
+		return this.data?.tree ?? EMPTY_TREE;
+	}
+
+	activeLeaf(): number | null {
+		return this.tree().activeLeaf(this.metadata?.leafSeq);
+	}
+
+	isFollowing(): boolean {
+		return this.viewLeaf === null || this.viewLeaf === this.activeLeaf();
+	}
+
+	setModels(models: ModelList): void {
+		this.composer.setModels(models);
+		if (this.draft) this.composer.showModel(models.default);
 	}
 
 	/** Reconnects the session's socket at once (after a token was entered). */
@@ -87,56 +150,131 @@ export class SessionView {
 		this.socket?.retryNow();
 	}
 
-	get currentId(): string | undefined {
-		return this.id;
+	/** A new session, kept in the page until the first message is sent (nothing is stored before). */
+	openDraft(defaultModel: string | undefined): void {
+		this.reset(undefined);
+		this.draft = true;
+		this.showState("session");
+		this.el.name.textContent = "New session";
+		this.el.meta.textContent = "Nothing is saved until you send the first message.";
+		this.el.forkedFrom.hidden = true;
+		this.el.branchLabel.hidden = true;
+		for (const button of [this.el.compact, this.el.fork, this.el.branch, this.el.exportButton, this.el.archive, this.el.remove]) {
+			button.disabled = true;
+		}
+		this.el.archive.textContent = "Archive";
+		if (defaultModel) this.composer.showModel(defaultModel);
+		this.transcript.setItems(transcriptRows({ tree: EMPTY_TREE, leaf: null, activeLeaf: null, complete: true, streaming: false }));
+		this.transcript.refresh();
+		this.composer.message.focus();
 	}
 
-	/** Opens a session (or closes the view with undefined): subscribe first, then load, so nothing is missed. */
-	open(id: string | undefined): void {
-		if (id === this.id) return;
+	/**
+	 * Opens a session (or closes the view with undefined): subscribe first, then load, so nothing
+	 * is missed. Resolves once the latest messages are shown. `focusSeq` selects a message.
+	 */
+	open(id: string | undefined, focusSeq?: number): Promise<void> {
+		if (id === this.id && !this.draft) {
+			if (focusSeq !== undefined) this.focusMessage(focusSeq);
+			return Promise.resolve();
+		}
+		this.reset(id);
+		this.showState(id ? "session" : "empty");
+		if (!id) return Promise.resolve();
+		this.pendingFocus = focusSeq;
+		this.el.name.textContent = "";
+		this.el.meta.textContent = "Loading…";
+		const loaded = new Promise<void>((resolve) => {
+			this.opened = resolve;
+		});
+		this.socket = new EventSocket(`/api/sessions/${id}/events`, {
+			token: () => this.api.token,
+			onOpen: () => void this.reload(id),
+			onEvent: (event) => this.onEvent(id, event),
+			shouldReconnect: () => this.stillExists(id),
+		});
+		return loaded;
+	}
+
+	private reset(id: string | undefined): void {
 		this.socket?.close();
 		this.socket = undefined;
+		this.data?.stop();
+		this.data = undefined;
 		this.id = id;
+		this.draft = false;
 		this.metadata = undefined;
-		this.tree = new SessionTree();
 		this.viewLeaf = null;
 		this.selectedSeq = null;
 		this.streaming = undefined;
 		this.pendingTurns.clear();
 		this.contextTokens = undefined;
+		this.pendingFocus = undefined;
+		this.composer.cancelEdit();
 		this.hideNotice();
-		this.el.empty.hidden = id !== undefined;
-		this.el.section.hidden = id === undefined;
-		if (!id) return;
-		replaceChildren(this.el.transcript, h("p", { class: "hint" }, "Loading…"));
-		this.socket = new EventSocket(`/api/sessions/${id}/events`, {
-			token: () => this.api.token,
-			onOpen: () => void this.reload(id),
-			onEvent: (event) => this.onEvent(id, event),
-		});
+		this.renderQueue();
+		for (const button of [this.el.compact, this.el.fork, this.el.exportButton, this.el.archive, this.el.remove]) {
+			button.disabled = false;
+		}
+	}
+
+	private showState(state: "empty" | "session" | "not-found"): void {
+		this.el.empty.hidden = state !== "empty";
+		this.el.notFound.hidden = state !== "not-found";
+		this.el.section.hidden = state !== "session";
+		this.el.layout.classList.toggle("show-session", state !== "empty");
+	}
+
+	/** On a socket close: is the session still there? If not, say so instead of reconnecting forever. */
+	private async stillExists(id: string): Promise<boolean> {
+		try {
+			await this.api.session(id);
+			return true;
+		} catch (error) {
+			if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
+				if (this.id === id) this.showNotFound(error.status === 400 ? "The link does not name a session." : undefined);
+				return false;
+			}
+			return true;
+		}
+	}
+
+	showNotFound(text?: string): void {
+		this.socket?.close();
+		this.socket = undefined;
+		byId("not-found-text").textContent = text ?? "It may have been deleted, or the link is wrong.";
+		this.showState("not-found");
 	}
 
 	private async reload(id: string): Promise<void> {
 		try {
-			const [metadata, records] = await Promise.all([this.api.session(id), this.api.allRecords(id)]);
+			const metadata = await this.api.session(id);
 			if (this.id !== id) return;
 			const following = this.isFollowing();
+			this.data?.stop();
+			const data = new SessionData(this.api, id, () => {
+				if (this.data !== data) return;
+				this.render();
+				this.tryPendingFocus();
+			});
+			await data.loadLatest(metadata.lastSeq);
+			if (this.id !== id) return;
+			this.data = data;
 			this.metadata = metadata;
-			this.tree = new SessionTree(records);
-			if (following || this.viewLeaf === null || !this.tree.has(this.viewLeaf)) this.viewLeaf = this.activeLeaf();
+			if (following || this.viewLeaf === null || !data.tree.has(this.viewLeaf)) this.viewLeaf = this.activeLeaf();
+			this.composer.showModel(metadata.model);
 			this.render();
+			this.transcript.scrollToEnd();
+			this.tryPendingFocus();
+			this.opened?.();
+			this.opened = undefined;
 			void this.refreshContext();
 		} catch (error) {
-			if (this.id === id) this.showNotice((error as Error).message, true);
+			if (this.id !== id) return;
+			if (error instanceof ApiError && error.status === 404) this.showNotFound();
+			else this.showNotice((error as Error).message, true);
+			this.opened?.();
 		}
-	}
-
-	private activeLeaf(): number | null {
-		return this.tree.activeLeaf(this.metadata?.leafSeq);
-	}
-
-	private isFollowing(): boolean {
-		return this.viewLeaf === null || this.viewLeaf === this.activeLeaf();
 	}
 
 	private onEvent(id: string, event: SessionEvent): void {
@@ -153,7 +291,7 @@ export class SessionView {
 				break;
 			}
 			case "session.deleted":
-				this.navigate(undefined);
+				this.showNotFound("This session was deleted.");
 				break;
 			case "turn.queued":
 				this.pendingTurns.add(event.turnId);
@@ -163,14 +301,13 @@ export class SessionView {
 				this.pendingTurns.add(event.turnId);
 				this.streaming = { turnId: event.turnId, text: "" };
 				this.renderQueue();
-				this.renderStreaming();
+				this.renderStreaming(true);
 				break;
 			case "turn.delta":
 				if (event.kind !== "text") break;
-				if (!this.streaming || this.streaming.turnId !== event.turnId)
-					this.streaming = { turnId: event.turnId, text: "" };
+				if (!this.streaming || this.streaming.turnId !== event.turnId) this.streaming = { turnId: event.turnId, text: "" };
 				this.streaming.text += event.delta;
-				this.renderStreaming();
+				this.renderStreaming(false);
 				break;
 			case "turn.completed":
 			case "turn.failed":
@@ -178,18 +315,21 @@ export class SessionView {
 				if (this.streaming?.turnId === event.turnId) this.streaming = undefined;
 				if (event.type === "turn.failed") this.showNotice(`The turn failed: ${event.error.message}`, true);
 				this.renderQueue();
-				this.renderStreaming();
+				this.render();
 				void this.refreshContext();
 				break;
 			case "compaction.started":
-				this.showNotice("Compacting…");
+				this.showNotice("Compacting… older messages are being summarized.");
+				this.el.compact.disabled = true;
 				break;
 			case "compaction.completed":
 				this.showNotice("Compacted: older messages are now a summary (see the divider).");
+				this.el.compact.disabled = false;
 				void this.refreshContext();
 				break;
 			case "compaction.failed":
 				this.showNotice(`Compaction failed: ${event.error.message}`, true);
+				this.el.compact.disabled = false;
 				break;
 			default:
 				break;
@@ -197,75 +337,80 @@ export class SessionView {
 	}
 
 	private addRecord(record: StoredRecord): void {
-		if (this.tree.has(record.seq)) return;
-		if (record.seq !== this.tree.lastSeq + 1 && this.id) {
+		const data = this.data;
+		if (!data || !this.id) return;
+		const following = this.isFollowing();
+		if (!data.add(record)) {
 			void this.reload(this.id);
 			return;
 		}
-		const following = this.isFollowing();
 		const parent = parentSeqOf(record);
-		this.tree.add(record);
 		if (following && (parent === this.viewLeaf || this.viewLeaf === null)) this.viewLeaf = record.seq;
 		if (record.recordType === "message" && record.role === "assistant" && this.streaming) this.streaming.text = "";
+		if (record.recordType === "label") this.transcript.refresh([record.targetSeq]);
 		this.render();
 	}
 
-	private render(): void {
+	/** Re-draws the header and hands the rows to the list, which draws only new rows in view. */
+	render(): void {
 		const metadata = this.metadata;
-		if (!metadata) return;
-		this.el.name.textContent = metadata.name ?? "Untitled session";
-		const tokens = this.contextTokens !== undefined ? ` · ≈${compactNumber(this.contextTokens)} tokens in context` : "";
-		this.el.meta.textContent =
-			`${metadata.model || "default model"} · ${metadata.messageCount} messages${tokens} · ` +
-			`${metadata.source === "cron" ? `cron job ${metadata.cronJobId ?? ""} · ` : ""}created ${relativeTime(metadata.createdAt)}`;
-		this.el.archive.textContent = metadata.archivedAt ? "Unarchive" : "Archive";
+		if (!metadata || !this.data) return;
+		this.renderHeader(metadata);
 		this.renderBranchPicker();
 		const active = this.activeLeaf();
 		const at = this.selectedSeq ?? this.viewLeaf;
 		this.el.branch.disabled = at === null || (at === active && this.selectedSeq === null);
-		this.el.fork.disabled = this.tree.size === 0;
-		this.el.branch.title =
-			at === null
-				? "Nothing to branch from yet"
-				: `Continue the conversation from #${at} (the next message goes there)`;
+		this.el.fork.disabled = this.data.tree.size === 0;
+		this.el.branch.title = at === null ? "Nothing to branch from yet" : `Continue the conversation from #${at} (the next message goes there)`;
 		this.el.fork.title = `Copy the conversation up to #${at ?? "the end"} into a new session`;
-		if (this.tab === "transcript") {
-			renderTranscript(this.el.transcript, {
-				tree: this.tree,
+		this.transcript.setItems(
+			transcriptRows({
+				tree: this.data.tree,
 				leaf: this.viewLeaf,
 				activeLeaf: active,
-				selectedSeq: this.selectedSeq,
-				onSelect: (seq) => {
-					this.selectedSeq = this.selectedSeq === seq ? null : seq;
-					this.render();
-				},
-				onSwitch: (seq) => this.viewBranch(latestLeafUnder(this.tree, seq)),
-			});
-			this.renderStreaming();
+				complete: this.data.complete,
+				streaming: this.streaming !== undefined && this.isFollowing(),
+			}),
+		);
+		if (this.tab === "tree") this.treeView.show(this.data.tree);
+	}
+
+	private renderHeader(metadata: SessionMetadata): void {
+		this.el.name.textContent = metadata.name ?? "Untitled session";
+		const metrics = metadata.metrics;
+		const parts = [
+			metadata.model || "default model",
+			`${metadata.messageCount} messages`,
+			this.contextTokens !== undefined ? `≈${compactNumber(this.contextTokens)} tokens in context` : "",
+			metrics && metrics.totalTokens > 0 ? `${compactNumber(metrics.totalTokens)} tokens used` : "",
+			formatCost(metrics?.cost),
+			metadata.source === "cron" ? `cron job ${metadata.cronJobId ?? ""}` : "",
+		].filter(Boolean);
+		replaceChildren(
+			this.el.meta,
+			`${parts.join(" · ")} · created `,
+			h("time", { datetime: metadata.createdAt, title: fullDate(metadata.createdAt) }, relativeTime(metadata.createdAt)),
+		);
+		this.el.archive.textContent = metadata.archivedAt ? "Unarchive" : "Archive";
+		const origin = metadata.forkedFrom;
+		this.el.forkedFrom.hidden = !origin;
+		if (origin) {
+			this.el.forkedFrom.href = `#/s/${origin.sessionId}/${origin.seq}`;
+			this.el.forkedFrom.textContent = `forked from ${origin.sessionId.slice(-6)} at #${origin.seq}`;
+			this.el.forkedFrom.title = `Open the session this one was forked from (${origin.sessionId})`;
 		}
 	}
 
-	/** Shows the path to another leaf (nothing changes on disk until the user branches or sends). */
-	private viewBranch(leaf: number): void {
-		this.viewLeaf = leaf;
-		this.selectedSeq = null;
-		this.render();
-		void this.refreshContext();
-	}
-
 	private renderBranchPicker(): void {
-		const tips = branchTips(this.tree);
+		const tree = this.tree();
+		const tips = branchTips(tree);
 		this.el.branchLabel.hidden = tips.length < 2;
 		if (tips.length < 2) return;
 		const active = this.activeLeaf();
 		replaceChildren(
 			this.el.branchPicker,
 			...tips.map((leaf) =>
-				h(
-					"option",
-					{ value: String(leaf) },
-					`#${leaf} · ${leafLabel(this.tree, leaf)}${leaf === active ? " (active)" : ""}`,
-				),
+				h("option", { value: String(leaf) }, `#${leaf} · ${leafLabel(tree, leaf)}${leaf === active ? " (active)" : ""}`),
 			),
 		);
 		if (this.viewLeaf !== null && !tips.includes(this.viewLeaf)) {
@@ -274,169 +419,102 @@ export class SessionView {
 		this.el.branchPicker.value = String(this.viewLeaf);
 	}
 
-	private renderStreaming(): void {
-		const show = this.tab === "transcript" && this.streaming !== undefined && this.isFollowing();
-		if (!show) {
-			this.streamingRow.remove();
-			return;
-		}
-		this.streamingText.textContent = this.streaming?.text ?? "";
-		if (this.streamingRow.parentElement !== this.el.transcript) this.el.transcript.append(this.streamingRow);
-		this.scrollToEnd();
+	/** Shows the path to another leaf (nothing changes on disk until the user branches or sends). */
+	viewBranch(leaf: number): void {
+		this.viewLeaf = leaf;
+		this.select(null);
+		this.render();
+		void this.refreshContext();
 	}
 
-	private renderQueue(): void {
+	select(seq: number | null): void {
+		const previous = this.selectedSeq;
+		this.selectedSeq = seq;
+		this.transcript.refresh([previous, seq].filter((value): value is number => value !== null));
+		this.render();
+	}
+
+	/** Shows a message on its branch, selected and scrolled into view (loading older pages first if needed). */
+	focusMessage(seq: number): void {
+		this.pendingFocus = seq;
+		if (this.tab !== "transcript") this.showTab("transcript");
+		this.tryPendingFocus();
+	}
+
+	private tryPendingFocus(): void {
+		const seq = this.pendingFocus;
+		const data = this.data;
+		if (seq === undefined || !data) return;
+		if (!data.tree.has(seq)) {
+			if (data.complete) {
+				this.pendingFocus = undefined;
+				this.showNotice(`Message #${seq} is not in this session.`, true);
+			}
+			return;
+		}
+		this.pendingFocus = undefined;
+		const onPath = this.viewLeaf !== null && this.tree().path(this.viewLeaf).some((record) => record.seq === seq);
+		if (!onPath) this.viewLeaf = latestLeafUnder(this.tree(), seq);
+		this.select(seq);
+		const scroll = (tries: number) => {
+			this.transcript.scrollToKey(seq, "center");
+			const row = this.transcript.rowOf(seq);
+			if (row) row.querySelector<HTMLElement>("[tabindex='0']")?.focus({ preventScroll: true });
+			if (tries > 0) requestAnimationFrame(() => scroll(tries - 1));
+		};
+		scroll(3);
+	}
+
+	private renderStreaming(started: boolean): void {
+		this.streamingText.textContent = this.streaming?.text ?? "";
+		if (started) this.render();
+	}
+
+	renderQueue(): void {
 		const count = this.pendingTurns.size;
 		this.el.queue.textContent = count === 0 ? "" : count === 1 ? "working…" : `${count} turns queued`;
 	}
 
-	private scrollToEnd(): void {
-		const scroller = this.el.transcript;
-		scroller.scrollTop = scroller.scrollHeight;
+	private updateJump(): void {
+		this.el.jump.hidden = this.tab !== "transcript" || this.transcript.distanceFromEnd() < 200;
 	}
 
-	private showTab(tab: "transcript" | "context"): void {
+	showTab(tab: Tab): void {
 		this.tab = tab;
-		this.el.tabTranscript.setAttribute("aria-selected", String(tab === "transcript"));
-		this.el.tabContext.setAttribute("aria-selected", String(tab === "context"));
+		for (const name of ["transcript", "context", "tree"] as const) {
+			this.el.tabs[name].setAttribute("aria-selected", String(name === tab));
+		}
 		this.el.transcript.hidden = tab !== "transcript";
 		this.el.context.hidden = tab !== "context";
+		this.el.tree.hidden = tab !== "tree";
+		this.updateJump();
 		if (tab === "context") void this.refreshContext();
-		else this.render();
+		if (tab === "tree" && this.data) this.treeView.show(this.data.tree);
 	}
 
-	private async refreshContext(): Promise<void> {
+	async refreshContext(): Promise<void> {
 		const id = this.id;
-		if (!id) return;
+		if (!id || this.draft) return;
 		try {
 			const view = await this.api.context(id, this.viewLeaf);
 			if (this.id !== id) return;
 			this.contextTokens = view.context.estimatedTokens;
-			if (this.tab === "context") renderContext(this.el.context, view);
-			this.render();
+			if (this.tab === "context") this.contextPanel.show(view);
+			if (this.metadata) this.renderHeader(this.metadata);
 		} catch (error) {
-			if (this.tab === "context")
-				replaceChildren(this.el.context, h("p", { class: "hint error-text" }, (error as Error).message));
+			if (this.tab === "context") this.showNotice((error as Error).message, true);
 		}
 	}
 
-	private async send(): Promise<void> {
-		const id = this.id;
-		const text = this.el.message.value.trim();
-		if (!id || text.length === 0) return;
-		this.el.message.value = "";
-		if (!this.isFollowing()) {
-			this.viewLeaf = this.activeLeaf();
-			this.render();
-		}
-		try {
-			await this.api.send(id, text);
-		} catch (error) {
-			this.el.message.value = text;
-			this.showNotice((error as Error).message, true);
-		}
-	}
-
-	private async compact(): Promise<void> {
-		const id = this.id;
-		if (!id) return;
-		this.el.compact.disabled = true;
-		try {
-			const result = await this.api.compact(id);
-			if (!result.compacted) this.showNotice("Nothing to compact yet: the conversation is still short.");
-		} catch (error) {
-			this.showNotice((error as Error).message, true);
-		} finally {
-			this.el.compact.disabled = false;
-		}
-	}
-
-	private async fork(): Promise<void> {
-		const id = this.id;
-		if (!id) return;
-		try {
-			const at = this.selectedSeq ?? this.viewLeaf ?? undefined;
-			const forked = await this.api.fork(id, at);
-			this.navigate(forked.id);
-		} catch (error) {
-			this.showNotice((error as Error).message, true);
-		}
-	}
-
-	private async branch(): Promise<void> {
-		const id = this.id;
-		const at = this.selectedSeq ?? this.viewLeaf;
-		if (!id || at === null) return;
-		try {
-			this.metadata = await this.api.branch(id, at);
-			this.viewLeaf = at;
-			this.selectedSeq = null;
-			this.showNotice(`The next message continues from #${at}; the later messages stay on their own branch.`);
-			this.render();
-			void this.refreshContext();
-		} catch (error) {
-			this.showNotice((error as Error).message, true);
-		}
-	}
-
-	private async toggleArchived(): Promise<void> {
-		const id = this.id;
-		if (!id || !this.metadata) return;
-		try {
-			this.metadata = await this.api.updateSession(id, { archived: !this.metadata.archivedAt });
-			this.render();
-		} catch (error) {
-			this.showNotice((error as Error).message, true);
-		}
-	}
-
-	private async remove(): Promise<void> {
-		const id = this.id;
-		if (!id) return;
-		if (!confirm(`Delete “${this.metadata?.name ?? id}” and its whole history? This cannot be undone.`)) return;
-		try {
-			await this.api.deleteSession(id);
-			this.navigate(undefined);
-		} catch (error) {
-			this.showNotice((error as Error).message, true);
-		}
-	}
-
-	private startRename(): void {
-		const id = this.id;
-		if (!id || !this.metadata) return;
-		const input = h("input", { class: "rename", value: this.metadata.name ?? "", "aria-label": "Session name" });
-		let finished = false;
-		const finish = async (save: boolean) => {
-			if (finished) return;
-			finished = true;
-			input.replaceWith(this.el.name);
-			const name = input.value.trim();
-			if (!save || name.length === 0 || name === this.metadata?.name) return;
-			try {
-				this.metadata = await this.api.updateSession(id, { name });
-				this.render();
-			} catch (error) {
-				this.showNotice((error as Error).message, true);
-			}
-		};
-		input.addEventListener("keydown", (event) => {
-			if (event.key === "Enter") void finish(true);
-			if (event.key === "Escape") void finish(false);
-		});
-		input.addEventListener("blur", () => void finish(true));
-		this.el.name.replaceWith(input);
-		input.focus();
-		input.select();
-	}
-
-	private showNotice(text: string, isError = false): void {
+	showNotice(text: string, isError = false): void {
 		this.el.notice.textContent = text;
 		this.el.notice.classList.toggle("error", isError);
 		this.el.notice.hidden = false;
 	}
 
-	private hideNotice(): void {
+	hideNotice(): void {
 		this.el.notice.hidden = true;
 	}
 }
+
+const EMPTY_TREE = new SessionTree();

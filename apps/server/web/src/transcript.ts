@@ -1,166 +1,84 @@
-import type { CompactionRecord, SessionTree, StoredRecord } from "@agent/session-format";
+import type { SessionTree, StoredRecord } from "@agent/session-format";
 import { siblingsOf } from "./branches.js";
-import { renderBlocks, renderToolResult } from "./content-view.js";
-import { type Child, h, replaceChildren } from "./dom.js";
-import { compactNumber } from "./format.js";
 
-export interface TranscriptOptions {
+/** One row of the transcript list: a record, a branch switcher, or a note. */
+export type TranscriptRow =
+	| { kind: "record"; key: number; record: StoredRecord }
+	| { kind: "switcher"; key: string; seq: number; siblings: readonly number[] }
+	| { kind: "older"; key: "older" }
+	| { kind: "hint"; key: string; text: string }
+	| { kind: "streaming"; key: "streaming" };
+
+export interface TranscriptInput {
 	tree: SessionTree;
 	/** The leaf whose path is shown. */
 	leaf: number | null;
 	/** The session's active leaf (where the next message goes). */
 	activeLeaf: number | null;
-	selectedSeq: number | null;
-	onSelect: (seq: number) => void;
-	/** Switch to the sibling branch starting at `seq`. */
-	onSwitch: (seq: number) => void;
+	/** True once every record of the session is loaded (else older ones are still coming). */
+	complete: boolean;
+	streaming: boolean;
 }
 
-/** Renders the path to the leaf: messages, folded tool calls and results, compaction dividers, branch switchers. */
-export function renderTranscript(container: HTMLElement, options: TranscriptOptions): void {
-	const { tree, leaf } = options;
-	const path = leaf === null ? [] : tree.path(leaf);
-	const labels = tree.labels();
-	const rows: Child[] = [];
-	for (const record of path) {
-		const siblings = siblingsOf(tree, record.seq);
-		if (siblings.length > 1) rows.push(branchSwitcher(record.seq, siblings, options.onSwitch));
-		const row = renderRecord(record);
-		if (!row) continue;
-		row.dataset.seq = String(record.seq);
-		if (record.seq === options.selectedSeq) row.classList.add("selected");
-		const label = labels.get(record.seq);
-		if (label) row.prepend(h("span", { class: "label-chip" }, label));
-		row.addEventListener("click", (event) => {
-			if ((event.target as HTMLElement).closest("summary, a, button")) return;
-			options.onSelect(record.seq);
-		});
-		rows.push(row);
-	}
-	if (path.length === 0) rows.push(h("p", { class: "hint" }, "No messages yet. Say something below."));
-	if (leaf !== null && options.activeLeaf !== null && leaf !== options.activeLeaf) {
-		rows.push(
-			h(
-				"p",
-				{ class: "hint" },
-				`You are viewing another branch; new messages continue the active branch (#${options.activeLeaf}).`,
-			),
-		);
-	}
-	replaceChildren(container, ...rows);
-}
-
-function branchSwitcher(seq: number, siblings: readonly number[], onSwitch: (seq: number) => void): HTMLElement {
-	const index = siblings.indexOf(seq);
-	const previous = siblings[index - 1];
-	const next = siblings[index + 1];
-	return h(
-		"div",
-		{ class: "branch-switcher", "data-testid": "branch-switcher" },
-		h(
-			"button",
-			{
-				type: "button",
-				class: "link",
-				"aria-label": "previous branch",
-				onclick: () => previous !== undefined && onSwitch(previous),
-				disabled: previous === undefined,
-			},
-			"‹",
-		),
-		`branch ${index + 1} of ${siblings.length}`,
-		h(
-			"button",
-			{
-				type: "button",
-				class: "link",
-				"aria-label": "next branch",
-				onclick: () => next !== undefined && onSwitch(next),
-				disabled: next === undefined,
-			},
-			"›",
-		),
-	);
-}
-
-function renderRecord(record: StoredRecord): HTMLElement | undefined {
+/** Whether a record has a row of its own in the transcript. */
+export function hasRow(record: StoredRecord): boolean {
 	switch (record.recordType) {
 		case "message":
-			if (record.role === "toolResult") {
-				return h(
-					"article",
-					{ class: "record tool", "data-role": "toolResult" },
-					renderToolResult(record.content, {
-						...(record.toolName ? { toolName: record.toolName } : {}),
-						...(record.isError ? { isError: true } : {}),
-					}),
-				);
-			}
-			return h(
-				"article",
-				{ class: `record message ${record.role}`, "data-role": record.role },
-				h("div", { class: "who" }, record.role === "user" ? "You" : (record.model ?? "assistant")),
-				...renderBlocks(record.content),
-				record.errorMessage ? h("div", { class: "error-text" }, record.errorMessage) : null,
-			);
 		case "compaction":
-			return compactionDivider(record);
 		case "branch_summary":
-			return h(
-				"article",
-				{ class: "record divider" },
-				h(
-					"details",
-					{ class: "fold" },
-					h("summary", null, `Came back from branch #${record.fromSeq}`),
-					h("pre", { class: "summary-text" }, record.summary),
-				),
-			);
-		case "custom_message":
-			if (!record.display) return undefined;
-			return h(
-				"article",
-				{ class: "record note" },
-				h("div", { class: "who" }, record.customType),
-				...renderBlocks(record.content),
-			);
-		case "session_info":
-			return record.name ? h("article", { class: "record note" }, `Named “${record.name}”`) : undefined;
 		case "model_change":
-			return h("article", { class: "record note" }, `Model → ${record.provider}/${record.modelId}`);
 		case "thinking_level_change":
-			return h("article", { class: "record note" }, `Thinking → ${record.thinkingLevel}`);
 		case "opaque":
-			return h(
-				"article",
-				{ class: "record note" },
-				`A “${record.declaredType}” record this page does not know (kept as is)`,
-			);
+			return true;
+		case "custom_message":
+			return record.display;
+		case "session_info":
+			return Boolean(record.name);
 		default:
-			return undefined;
+			return false;
 	}
 }
 
-function compactionDivider(record: CompactionRecord): HTMLElement {
-	const files = [
-		...record.modifiedFiles.map((file) => `modified ${file}`),
-		...record.readFiles.map((file) => `read ${file}`),
-	];
-	return h(
-		"article",
-		{ class: "record divider compaction", "data-testid": "compaction" },
-		h(
-			"details",
-			{ class: "fold" },
-			h(
-				"summary",
-				null,
-				`Compacted: ${compactNumber(record.tokensBefore)} tokens summarized`,
-				record.trigger ? ` (${record.trigger})` : "",
-				`, messages from #${record.firstKeptSeq} kept`,
-			),
-			h("pre", { class: "summary-text" }, record.summary),
-			files.length > 0 ? h("ul", { class: "files" }, ...files.map((file) => h("li", null, file))) : null,
-		),
-	);
+/**
+ * The rows for the path to the leaf: its records (tool calls and results included), a switcher
+ * wherever the path passes a branch point, a note while older records are still loading, and
+ * the reply streaming in. Pure data: the list draws only the rows in view.
+ */
+export function transcriptRows(input: TranscriptInput): TranscriptRow[] {
+	const { tree, leaf } = input;
+	const rows: TranscriptRow[] = [];
+	if (leaf !== null && tree.has(leaf)) {
+		const path = tree.path(leaf);
+		const first = path[0];
+		const reachesRoot = first !== undefined && tree.parentOf(first.seq) === null;
+		if (!reachesRoot && !input.complete) rows.push({ kind: "older", key: "older" });
+		for (const record of path) {
+			const siblings = siblingsOf(tree, record.seq);
+			if (siblings.length > 1) rows.push({ kind: "switcher", key: `switch-${record.seq}`, seq: record.seq, siblings });
+			if (hasRow(record)) rows.push({ kind: "record", key: record.seq, record });
+		}
+	}
+	if (rows.length === 0 && !input.streaming) {
+		rows.push({ kind: "hint", key: "empty", text: "No messages yet. Say something below." });
+	}
+	if (input.streaming) rows.push({ kind: "streaming", key: "streaming" });
+	if (leaf !== null && input.activeLeaf !== null && leaf !== input.activeLeaf) {
+		rows.push({
+			kind: "hint",
+			key: "other-branch",
+			text: `You are viewing another branch; new messages continue the active branch (#${input.activeLeaf}).`,
+		});
+	}
+	return rows;
+}
+
+/** A first guess of a row's height, before it is drawn and measured. */
+export function estimateRowHeight(row: TranscriptRow): number {
+	if (row.kind !== "record") return row.kind === "streaming" ? 90 : 36;
+	const record = row.record;
+	if (record.recordType !== "message") return 44;
+	if (record.role === "toolResult") return 44;
+	let chars = 0;
+	for (const block of record.content) if (block.type === "text") chars += block.text.length;
+	return 64 + Math.min(1200, Math.ceil(chars / 90) * 22);
 }

@@ -1,0 +1,147 @@
+import {
+	elementScroll,
+	observeElementOffset,
+	observeElementRect,
+	type VirtualItem,
+	Virtualizer,
+} from "@tanstack/virtual-core";
+import { h } from "./dom.js";
+
+export type RowKey = string | number;
+
+export interface VirtualListOptions<T> {
+	/** The element that scrolls; the list owns its children. */
+	scroller: HTMLElement;
+	keyOf: (item: T) => RowKey;
+	/** A first guess of a row's height in px, before it is measured. */
+	estimateSize: (item: T) => number;
+	render: (item: T) => HTMLElement;
+	/** Keep the view at the end as rows are appended or grow while it is there (a chat). */
+	followEnd?: boolean;
+	gap?: number;
+	/** Called on every scroll and re-layout (e.g. to show "Jump to latest"). */
+	onChange?: () => void;
+}
+
+/**
+ * A list of any length with only the rows in view (and a few around them) in the DOM, measured
+ * as they are drawn (@tanstack/virtual-core does the windowing, measuring and scroll anchoring).
+ * A row's element is built once while it stays in view: setting new items re-draws only rows
+ * whose key is new, or those `refresh` names.
+ */
+export class VirtualList<T> {
+	private items: readonly T[] = [];
+	private readonly inner = h("div", { class: "virtual-inner" });
+	private readonly mounted = new Map<RowKey, HTMLElement>();
+	private readonly virtualizer: Virtualizer<HTMLElement, HTMLElement>;
+	private readonly unmount: () => void;
+
+	constructor(private readonly options: VirtualListOptions<T>) {
+		options.scroller.replaceChildren(this.inner);
+		this.virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
+			count: 0,
+			getScrollElement: () => options.scroller,
+			estimateSize: (index) => options.estimateSize(this.items[index] as T),
+			getItemKey: (index) => options.keyOf(this.items[index] as T),
+			observeElementRect,
+			observeElementOffset,
+			scrollToFn: elementScroll,
+			overscan: 6,
+			gap: options.gap ?? 0,
+			anchorTo: options.followEnd ? "end" : "start",
+			followOnAppend: options.followEnd ?? false,
+			scrollEndThreshold: 32,
+			onChange: () => this.paint(),
+		});
+		this.unmount = this.virtualizer._didMount();
+		this.virtualizer._willUpdate();
+	}
+
+	get length(): number {
+		return this.items.length;
+	}
+
+	/** Replaces the items; rows whose keys stay keep their elements (and the view its anchor). */
+	setItems(items: readonly T[]): void {
+		this.items = items;
+		this.virtualizer.setOptions({ ...this.virtualizer.options, count: items.length });
+		this.virtualizer._willUpdate();
+		this.paint();
+	}
+
+	/** Re-draws the rows with these keys (their content changed), or every row without keys. */
+	refresh(keys?: Iterable<RowKey>): void {
+		const stale = keys ? [...keys] : [...this.mounted.keys()];
+		for (const key of stale) {
+			this.mounted.get(key)?.remove();
+			this.mounted.delete(key);
+		}
+		this.paint();
+	}
+
+	/** The element drawn for a key, if it is in view. */
+	rowOf(key: RowKey): HTMLElement | undefined {
+		return this.mounted.get(key);
+	}
+
+	indexOf(key: RowKey): number {
+		return this.items.findIndex((item) => this.options.keyOf(item) === key);
+	}
+
+	scrollToEnd(): void {
+		if (this.items.length > 0) this.virtualizer.scrollToIndex(this.items.length - 1, { align: "end" });
+	}
+
+	scrollToKey(key: RowKey, align: "start" | "center" | "end" = "center"): boolean {
+		const index = this.indexOf(key);
+		if (index < 0) return false;
+		this.virtualizer.scrollToIndex(index, { align });
+		return true;
+	}
+
+	/** How far the view is from the end, in px. */
+	distanceFromEnd(): number {
+		return this.virtualizer.getDistanceFromEnd();
+	}
+
+	/** The rows in view, first to last. */
+	visibleItems(): VirtualItem[] {
+		return this.virtualizer.getVirtualItems();
+	}
+
+	itemAt(index: number): T | undefined {
+		return this.items[index];
+	}
+
+	destroy(): void {
+		this.unmount();
+		this.mounted.clear();
+		this.inner.remove();
+	}
+
+	private paint(): void {
+		const virtualItems = this.virtualizer.getVirtualItems();
+		this.inner.style.height = `${this.virtualizer.getTotalSize()}px`;
+		const inView = new Set<RowKey>();
+		for (const item of virtualItems) {
+			const key = item.key as RowKey;
+			inView.add(key);
+			let row = this.mounted.get(key);
+			if (!row) {
+				row = this.options.render(this.items[item.index] as T);
+				row.classList.add("virtual-row");
+				this.mounted.set(key, row);
+				this.inner.append(row);
+			}
+			row.dataset.index = String(item.index);
+			row.style.transform = `translateY(${item.start}px)`;
+			this.virtualizer.measureElement(row);
+		}
+		for (const [key, row] of this.mounted) {
+			if (inView.has(key)) continue;
+			row.remove();
+			this.mounted.delete(key);
+		}
+		this.options.onChange?.();
+	}
+}
