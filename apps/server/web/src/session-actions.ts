@@ -59,7 +59,8 @@ export class SessionActions {
 				composer.cancelEdit();
 				view.navigate(`#/s/${id}`, true);
 				await view.open(id);
-				await view.api.send(id, text);
+				await view.subscribed;
+				await view.api.send(id, text, composer.modelForSend());
 				return;
 			}
 			if (editing && editing.parentSeq !== null) {
@@ -70,6 +71,7 @@ export class SessionActions {
 				view.viewLeaf = view.activeLeaf();
 			}
 			view.render();
+			view.followLatest();
 			await view.api.send(id, text, composer.modelForSend());
 		} catch (error) {
 			composer.message.value = text;

@@ -1,7 +1,11 @@
 import { SessionTree, type StoredRecord } from "@agent/session-format";
 import type { Api } from "./api.js";
 
+/** The first page is small (it only has to fill the screen at the latest message); older pages are larger. */
+const FIRST_PAGE = 200;
 const PAGE = 1000;
+/** Above any seq: "before" it means "the newest records". */
+const NEWEST = 2_000_000_000;
 
 /**
  * A session's records in the page, loaded newest first: the latest page is enough to open the
@@ -23,8 +27,8 @@ export class SessionData {
 	) {}
 
 	/** Loads the newest page; resolves once it is in the tree. Older pages then load on their own. */
-	async loadLatest(lastSeq: number): Promise<void> {
-		const page = await this.api.recordsBefore(this.id, lastSeq + 1, PAGE);
+	async loadLatest(): Promise<void> {
+		const page = await this.api.recordsBefore(this.id, NEWEST, FIRST_PAGE);
 		if (this.stopped) return;
 		for (const record of page.records) this.tree.add(record);
 		this.oldest = page.records[0]?.seq ?? 1;
@@ -37,7 +41,19 @@ export class SessionData {
 		this.stopped = true;
 	}
 
-	/** Adds a live record; false when it does not follow the last one (a gap: reload). */
+	/** Fetches every record after the last one here (after a (re)subscription, or a gap in the live records). */
+	async catchUp(): Promise<void> {
+		let after = this.tree.lastSeq;
+		for (;;) {
+			const page = await this.api.recordsAfter(this.id, after, PAGE);
+			if (this.stopped) return;
+			for (const record of page.records) this.add(record);
+			if (page.nextAfter === undefined) break;
+			after = page.nextAfter;
+		}
+	}
+
+	/** Adds a live record; false when it does not follow the last one (a gap: catch up). */
 	add(record: StoredRecord): boolean {
 		if (this.tree.has(record.seq)) return true;
 		if (record.seq !== this.tree.lastSeq + 1) return false;

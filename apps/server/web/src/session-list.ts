@@ -39,7 +39,7 @@ export class SessionList {
 		this.list = new VirtualList<ListRow>({
 			scroller,
 			keyOf: (row) => (row.kind === "session" ? row.session.id : "hint"),
-			estimateSize: () => 58,
+			estimateSize: () => 61,
 			render: (row) => this.renderRow(row),
 			onChange: () => this.maybeLoadMore(),
 		});

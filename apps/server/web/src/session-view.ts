@@ -35,9 +35,10 @@ export class SessionView {
 	private streaming: { turnId: string; text: string } | undefined;
 	readonly pendingTurns = new Set<string>();
 	private contextTokens: number | undefined;
+	/** Resolves once the open session's socket is subscribed (its events are then never missed). */
+	subscribed: Promise<void> = Promise.resolve();
 	/** A message to show once it is loaded (a search result, a tree pick, a link). */
 	private pendingFocus: number | undefined;
-	private opened: (() => void) | undefined;
 	private readonly streamingText = h("div", { class: "text" });
 	private readonly streamingRow = h(
 		"div",
@@ -184,12 +185,19 @@ export class SessionView {
 		this.pendingFocus = focusSeq;
 		this.el.name.textContent = "";
 		this.el.meta.textContent = "Loading…";
-		const loaded = new Promise<void>((resolve) => {
-			this.opened = resolve;
+		// Load at once, and subscribe at the same time: once subscribed, whatever was appended
+		// since the load is fetched (catchUp), so nothing is missed and nothing waits for the socket.
+		const loaded = this.reload(id);
+		let subscribed = () => {};
+		this.subscribed = new Promise<void>((resolve) => {
+			subscribed = resolve;
 		});
 		this.socket = new EventSocket(`/api/sessions/${id}/events`, {
 			token: () => this.api.token,
-			onOpen: () => void this.reload(id),
+			onOpen: () => {
+				subscribed();
+				void loaded.then(() => this.catchUp(id));
+			},
 			onEvent: (event) => this.onEvent(id, event),
 			shouldReconnect: () => this.stillExists(id),
 		});
@@ -246,10 +254,9 @@ export class SessionView {
 		this.showState("not-found");
 	}
 
+	/** Loads the session's metadata and newest records (older ones follow in the background). */
 	private async reload(id: string): Promise<void> {
 		try {
-			const metadata = await this.api.session(id);
-			if (this.id !== id) return;
 			const following = this.isFollowing();
 			this.data?.stop();
 			const data = new SessionData(this.api, id, () => {
@@ -257,7 +264,7 @@ export class SessionView {
 				this.render();
 				this.tryPendingFocus();
 			});
-			await data.loadLatest(metadata.lastSeq);
+			const [metadata] = await Promise.all([this.api.session(id), data.loadLatest()]);
 			if (this.id !== id) return;
 			this.data = data;
 			this.metadata = metadata;
@@ -266,14 +273,30 @@ export class SessionView {
 			this.render();
 			this.transcript.scrollToEnd();
 			this.tryPendingFocus();
-			this.opened?.();
-			this.opened = undefined;
 			void this.refreshContext();
 		} catch (error) {
 			if (this.id !== id) return;
 			if (error instanceof ApiError && error.status === 404) this.showNotFound();
 			else this.showNotice((error as Error).message, true);
-			this.opened?.();
+		}
+	}
+
+	/** After a (re)subscription or a gap: the records and metadata this page has not seen. */
+	private async catchUp(id: string): Promise<void> {
+		const data = this.data;
+		if (this.id !== id || !data) return;
+		try {
+			const following = this.isFollowing();
+			const before = data.tree.lastSeq;
+			const [metadata] = await Promise.all([this.api.session(id), data.catchUp()]);
+			if (this.id !== id || this.data !== data) return;
+			this.metadata = metadata;
+			if (following) this.viewLeaf = this.activeLeaf();
+			if (data.tree.lastSeq !== before || following) this.render();
+		} catch (error) {
+			if (this.id === id && !(error instanceof ApiError && error.status === 404)) {
+				this.showNotice((error as Error).message, true);
+			}
 		}
 	}
 
@@ -341,7 +364,7 @@ export class SessionView {
 		if (!data || !this.id) return;
 		const following = this.isFollowing();
 		if (!data.add(record)) {
-			void this.reload(this.id);
+			void this.catchUp(this.id);
 			return;
 		}
 		const parent = parentSeqOf(record);
@@ -363,6 +386,7 @@ export class SessionView {
 		this.el.fork.disabled = this.data.tree.size === 0;
 		this.el.branch.title = at === null ? "Nothing to branch from yet" : `Continue the conversation from #${at} (the next message goes there)`;
 		this.el.fork.title = `Copy the conversation up to #${at ?? "the end"} into a new session`;
+		this.el.transcript.dataset.complete = String(this.data.complete);
 		this.transcript.setItems(
 			transcriptRows({
 				tree: this.data.tree,
@@ -473,6 +497,12 @@ export class SessionView {
 	renderQueue(): void {
 		const count = this.pendingTurns.size;
 		this.el.queue.textContent = count === 0 ? "" : count === 1 ? "working…" : `${count} turns queued`;
+	}
+
+	/** Shows the latest message (after a send, the reply appears there). */
+	followLatest(): void {
+		if (this.tab !== "transcript") this.showTab("transcript");
+		this.transcript.scrollToEnd();
 	}
 
 	private updateJump(): void {

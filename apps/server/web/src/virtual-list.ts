@@ -119,10 +119,36 @@ export class VirtualList<T> {
 		this.inner.remove();
 	}
 
+	private painting = false;
+	private repaint = false;
+
+	/**
+	 * Draws the rows in view. Measuring a row can change the layout (and call back here): such a
+	 * call only asks for another pass, so rows are all placed first, then measured, never nested.
+	 */
 	private paint(): void {
+		if (this.painting) {
+			this.repaint = true;
+			return;
+		}
+		this.painting = true;
+		try {
+			for (let pass = 0; pass < 5; pass++) {
+				this.repaint = false;
+				this.place();
+				if (!this.repaint) break;
+			}
+		} finally {
+			this.painting = false;
+		}
+		this.options.onChange?.();
+	}
+
+	private place(): void {
 		const virtualItems = this.virtualizer.getVirtualItems();
 		this.inner.style.height = `${this.virtualizer.getTotalSize()}px`;
 		const inView = new Set<RowKey>();
+		const rows: HTMLElement[] = [];
 		for (const item of virtualItems) {
 			const key = item.key as RowKey;
 			inView.add(key);
@@ -135,13 +161,13 @@ export class VirtualList<T> {
 			}
 			row.dataset.index = String(item.index);
 			row.style.transform = `translateY(${item.start}px)`;
-			this.virtualizer.measureElement(row);
+			rows.push(row);
 		}
 		for (const [key, row] of this.mounted) {
 			if (inView.has(key)) continue;
 			row.remove();
 			this.mounted.delete(key);
 		}
-		this.options.onChange?.();
+		for (const row of rows) this.virtualizer.measureElement(row);
 	}
 }
