@@ -28,7 +28,10 @@ function words(next: () => number, count: number): string {
 function reply(next: () => number, n: number): string {
 	const parts = [`**Step ${n}.** ${words(next, 20 + Math.floor(next() * 60))}.`];
 	parts.push(`- ${words(next, 6)}\n- ${words(next, 8)}\n- \`${words(next, 2).replace(" ", "_")}\``);
-	if (next() < 0.4) parts.push(`\`\`\`ts\nconst value${n} = await store.read("${n}");\nif (value${n}.length > ${n}) {\n\treturn value${n}.slice(0, ${n});\n}\n\`\`\``);
+	if (next() < 0.4)
+		parts.push(
+			`\`\`\`ts\nconst value${n} = await store.read("${n}");\nif (value${n}.length > ${n}) {\n\treturn value${n}.slice(0, ${n});\n}\n\`\`\``,
+		);
 	if (next() < 0.15) parts.push(`| key | value |\n|:-|-:|\n| seq | ${n} |\n| words | ${Math.floor(next() * 100)} |`);
 	parts.push(words(next, 10 + Math.floor(next() * 40)));
 	return parts.join("\n\n");
@@ -67,7 +70,11 @@ export async function writeConversation(runtime: AgentSessions, name: string, me
 		}
 	};
 	for (let turn = 0; written < messages - 2; turn++) {
-		batch.push({ recordType: "message", role: "user", content: [{ type: "text", text: `${words(next, 8 + Math.floor(next() * 30))}?` }] });
+		batch.push({
+			recordType: "message",
+			role: "user",
+			content: [{ type: "text", text: `${words(next, 8 + Math.floor(next() * 30))}?` }],
+		});
 		written++;
 		if (turn % 10 === 9 && written + 2 < messages - 2) {
 			const id = `call_${turn}`;
@@ -104,7 +111,13 @@ export async function writeConversation(runtime: AgentSessions, name: string, me
 				cacheRead: 0,
 				cacheWrite: 0,
 				totalTokens: input + output,
-				cost: { input: input * 3e-6, output: output * 15e-6, cacheRead: 0, cacheWrite: 0, total: input * 3e-6 + output * 15e-6 },
+				cost: {
+					input: input * 3e-6,
+					output: output * 15e-6,
+					cacheRead: 0,
+					cacheWrite: 0,
+					total: input * 3e-6 + output * 15e-6,
+				},
 			},
 			content: [{ type: "text", text: reply(next, turn) }],
 		});
@@ -114,7 +127,13 @@ export async function writeConversation(runtime: AgentSessions, name: string, me
 	await flush();
 	await runtime.store.append(metadata.id, [
 		{ recordType: "message", role: "user", content: [{ type: "text", text: "And what is next?" }] },
-		{ recordType: "message", role: "assistant", provider: "demo", model: "demo", content: [{ type: "text", text: reply(next, -1) }] },
+		{
+			recordType: "message",
+			role: "assistant",
+			provider: "demo",
+			model: "demo",
+			content: [{ type: "text", text: reply(next, -1) }],
+		},
 	]);
 	return runtime.metadata(metadata.id);
 }
@@ -123,10 +142,19 @@ export async function writeConversation(runtime: AgentSessions, name: string, me
 export async function writeSmallSessions(runtime: AgentSessions, count: number): Promise<void> {
 	const next = random(7);
 	for (let i = 0; i < count; i++) {
-		const metadata = await runtime.create({ name: `Session ${String(i + 1).padStart(4, "0")}: ${words(next, 4)}`, model: "demo" });
+		const metadata = await runtime.create({
+			name: `Session ${String(i + 1).padStart(4, "0")}: ${words(next, 4)}`,
+			model: "demo",
+		});
 		await runtime.store.append(metadata.id, [
 			{ recordType: "message", role: "user", content: [{ type: "text", text: `${words(next, 12)}?` }] },
-			{ recordType: "message", role: "assistant", provider: "demo", model: "demo", content: [{ type: "text", text: reply(next, i) }] },
+			{
+				recordType: "message",
+				role: "assistant",
+				provider: "demo",
+				model: "demo",
+				content: [{ type: "text", text: reply(next, i) }],
+			},
 		]);
 	}
 }

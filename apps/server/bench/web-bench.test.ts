@@ -13,7 +13,7 @@ import {
 	watchKeystrokes,
 	watchReply,
 } from "./page-probes.js";
-import { type SessionFigures, type WebBenchFigures, printFigures, writeWebReport } from "./web-report.js";
+import { printFigures, type SessionFigures, type WebBenchFigures, writeWebReport } from "./web-report.js";
 
 // WEB_BENCH_SIZES=1000,2000 and WEB_BENCH_SESSIONS=100 make a quick run (no report is written then).
 const SIZES = (process.env.WEB_BENCH_SIZES ?? "10000,20000,50000").split(",").map(Number);

@@ -18,7 +18,14 @@ export interface SessionFigures {
 export interface WebBenchFigures {
 	generateSeconds: number;
 	sessions: SessionFigures[];
-	list: { total: number; reached: number; ms: number; longestFrameMs: number; maxElements: number; loadMoreButtons: number };
+	list: {
+		total: number;
+		reached: number;
+		ms: number;
+		longestFrameMs: number;
+		maxElements: number;
+		loadMoreButtons: number;
+	};
 }
 
 const GOALS = { openMs: 1000, elements: 3000, keyMs: 50, replyMs: 500 };

@@ -86,9 +86,15 @@ describe("the routes the web page uses", () => {
 
 	it("POST labels labels a record, an empty label clears it, an unknown record is a 400", async () => {
 		const id = await sessionWith(2);
-		const labelled = await server.api(`/api/sessions/${id}/labels`, { method: "POST", json: { targetSeq: 1, label: "start" } });
+		const labelled = await server.api(`/api/sessions/${id}/labels`, {
+			method: "POST",
+			json: { targetSeq: 1, label: "start" },
+		});
 		expect(labelled.status).toBe(200);
-		const cleared = await server.api(`/api/sessions/${id}/labels`, { method: "POST", json: { targetSeq: 1, label: "" } });
+		const cleared = await server.api(`/api/sessions/${id}/labels`, {
+			method: "POST",
+			json: { targetSeq: 1, label: "" },
+		});
 		expect(cleared.status).toBe(200);
 		const { body } = await json<RecordsPage>(`/api/sessions/${id}/records`);
 		const labels = body.records.filter((record) => record.recordType === "label");
@@ -96,7 +102,10 @@ describe("the routes the web page uses", () => {
 			[1, "start"],
 			[1, ""],
 		]);
-		const unknown = await server.api(`/api/sessions/${id}/labels`, { method: "POST", json: { targetSeq: 999, label: "x" } });
+		const unknown = await server.api(`/api/sessions/${id}/labels`, {
+			method: "POST",
+			json: { targetSeq: 999, label: "x" },
+		});
 		expect(unknown.status).toBe(400);
 	});
 

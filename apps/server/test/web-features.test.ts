@@ -88,21 +88,25 @@ describe.skipIf(skipBrowser)("what users of the web page reach for", () => {
 		const page = await browser.context.newPage();
 		await page.goto(`${server.url}/#/s/${session.id}`);
 		await page.locator(assistantReplies).first().waitFor();
-		await server.api(`/api/sessions/${session.id}/labels`, { method: "POST", json: { targetSeq: firstReply, label: "fork point" } });
+		await server.api(`/api/sessions/${session.id}/labels`, {
+			method: "POST",
+			json: { targetSeq: firstReply, label: "fork point" },
+		});
 		await page.locator(".label-chip", { hasText: "fork point" }).waitFor();
 
 		await page.locator("#tab-tree").click();
 		const lines = page.getByTestId("tree-line");
 		await lines.first().waitFor();
-		expect(await lines.filter({ hasText: "second question" }).count()).toBe(1);
-		expect(await lines.filter({ hasText: "another direction" }).count()).toBe(1);
+		const questions = lines.filter({ has: page.locator(".tree-role", { hasText: "user" }) });
+		expect(await questions.filter({ hasText: "second question" }).count()).toBe(1);
+		expect(await questions.filter({ hasText: "another direction" }).count()).toBe(1);
 		expect(await page.locator("#tree .label-chip", { hasText: "fork point" }).count()).toBe(1);
 		// Two branches to pick from: the label is not a branch of its own.
 		const tips = await page.locator("#branch-picker option").allTextContents();
 		expect(tips.filter((tip) => !tip.includes("(no messages)")).length).toBeGreaterThanOrEqual(2);
 		expect(tips.some((tip) => tip.includes("fork point"))).toBe(false);
 
-		await lines.filter({ hasText: "second question" }).click();
+		await questions.filter({ hasText: "second question" }).click();
 		const selected = page.locator('[data-testid="transcript"] .row.selected');
 		await selected.waitFor();
 		expect(await selected.textContent()).toContain("second question");
@@ -116,7 +120,9 @@ describe.skipIf(skipBrowser)("what users of the web page reach for", () => {
 		await say(session.id, "second question");
 		const page = await browser.context.newPage();
 		await page.goto(`${server.url}/#/s/${session.id}`);
-		const question = page.locator('[data-testid="transcript"] article[data-role="user"]', { hasText: "second question" });
+		const question = page.locator('[data-testid="transcript"] article[data-role="user"]', {
+			hasText: "second question",
+		});
 		await question.click();
 		await page.getByRole("button", { name: "Edit & resend" }).click();
 		expect(await page.getByTestId("message-input").inputValue()).toBe("second question");
@@ -125,10 +131,18 @@ describe.skipIf(skipBrowser)("what users of the web page reach for", () => {
 		await page.locator(assistantReplies, { hasText: "second question, asked better" }).waitFor({ timeout: 15_000 });
 		await page.getByTestId("branch-switcher").first().waitFor();
 
-		await server.runtime.store.append(session.id, [
+		// A turn whose model failed, as the runtime stores it (the reply with its error), and the update it announces.
+		const failed = await server.runtime.store.append(session.id, [
 			{ recordType: "message", role: "user", content: [{ type: "text", text: "will this fail?" }] },
-			{ recordType: "message", role: "assistant", content: [], stopReason: "error", errorMessage: "the provider was unreachable" },
+			{
+				recordType: "message",
+				role: "assistant",
+				content: [],
+				stopReason: "error",
+				errorMessage: "the provider was unreachable",
+			},
 		]);
+		server.runtime.events.emit({ type: "session.updated", sessionId: session.id, metadata: failed.metadata });
 		await page.getByTestId("retry").waitFor();
 		await page.getByTestId("retry").click();
 		await page.locator(assistantReplies, { hasText: "will this fail?" }).waitFor({ timeout: 15_000 });
@@ -206,7 +220,11 @@ describe.skipIf(skipBrowser)("what users of the web page reach for", () => {
 	});
 
 	it("on a 390 px phone nothing scrolls sideways, and the list and the session are separate views", async () => {
-		const session = await sessionWithMessages(server, 4, "A session with a long name that has to fit on a phone screen");
+		const session = await sessionWithMessages(
+			server,
+			4,
+			"A session with a long name that has to fit on a phone screen",
+		);
 		const page = await browser.context.newPage();
 		await page.setViewportSize({ width: 390, height: 844 });
 		await page.goto(`${server.url}/`);

@@ -30,7 +30,7 @@ describe.skipIf(skipBrowser)("the web page with long sessions and many sessions"
 
 		// Scrolled to the top, the first message is there (it came with the older pages); the page stays small.
 		for (let i = 0; i < 40 && (await transcript.locator('[data-seq="1"]').count()) === 0; i++) {
-			await transcript.evaluate("(el) => { el.scrollTop = 0; }");
+			await page.evaluate(`document.querySelector('[data-testid="transcript"]').scrollTop = 0`);
 			await page.waitForTimeout(50);
 		}
 		await transcript.locator('[data-seq="1"]').waitFor();
@@ -59,11 +59,12 @@ describe.skipIf(skipBrowser)("the web page with long sessions and many sessions"
 		for (let i = 0; i < 260; i++) await createSession(server, { name: `listed ${String(i).padStart(3, "0")}` });
 		const page = await browser.context.newPage();
 		await page.goto(`${server.url}/`);
-		const list = page.getByTestId("session-list");
 		await page.getByTestId("session-item").first().waitFor();
 		const oldest = page.locator(".title-text", { hasText: "listed 000" });
 		for (let i = 0; i < 60 && (await oldest.count()) === 0; i++) {
-			await list.evaluate("(el) => { el.scrollTop += el.clientHeight * 2; }");
+			await page.evaluate(
+				`(() => { const list = document.querySelector('[data-testid="session-list"]'); list.scrollTop += list.clientHeight * 2; })()`,
+			);
 			await page.waitForTimeout(60);
 		}
 		await oldest.waitFor();

@@ -28,6 +28,9 @@ await build({
 	logLevel: "warning",
 });
 // The page's styles, then the rendered Markdown's (shared with the HTML export).
-fs.writeFileSync(path.join(out, "app.css"), `${fs.readFileSync(path.join(here, "styles.css"), "utf8")}\n${MARKDOWN_CSS}`);
+fs.writeFileSync(
+	path.join(out, "app.css"),
+	`${fs.readFileSync(path.join(here, "styles.css"), "utf8")}\n${MARKDOWN_CSS}`,
+);
 fs.copyFileSync(path.join(here, "index.html"), path.join(out, "index.html"));
 fs.copyFileSync(path.join(here, "icon.svg"), path.join(out, "icon.svg"));

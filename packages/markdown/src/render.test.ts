@@ -23,7 +23,9 @@ describe("renderMarkdown", () => {
 	});
 
 	it("links only http(s), mailto and in-page targets, opening them in a new tab without a referrer", () => {
-		const html = renderMarkdown("[ok](https://example.com) [bad](javascript:alert(1)) [data](data:text/html,x) [mail](mailto:a@b.c)");
+		const html = renderMarkdown(
+			"[ok](https://example.com) [bad](javascript:alert(1)) [data](data:text/html,x) [mail](mailto:a@b.c)",
+		);
 		expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer nofollow">ok</a>');
 		expect(html).toContain('href="mailto:a@b.c"');
 		expect(html).toContain("[bad](javascript:alert(1))");

@@ -1,6 +1,6 @@
+import { exportSession } from "@agent/interop";
 import type { AgentSessions } from "@agent/session";
 import type { StoredRecord } from "@agent/session-format";
-import { exportSession } from "@agent/interop";
 import type { Hono } from "hono";
 import type { RouteDeps } from "../app.js";
 import { queryParams, sessionIdParam } from "../request-input.js";

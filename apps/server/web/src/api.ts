@@ -119,7 +119,10 @@ export class Api {
 		return this.request("POST", `/api/sessions/${id}/messages`, model ? { content, model } : { content });
 	}
 
-	compact(id: string, options: { customInstructions?: string; keepRecentTokens?: number } = {}): Promise<{ compacted: boolean }> {
+	compact(
+		id: string,
+		options: { customInstructions?: string; keepRecentTokens?: number } = {},
+	): Promise<{ compacted: boolean }> {
 		return this.request("POST", `/api/sessions/${id}/compact`, options);
 	}
 

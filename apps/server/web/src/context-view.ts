@@ -35,7 +35,7 @@ export class ContextPanel {
 	show(view: ContextView): void {
 		const rows: ContextRow[] = [{ kind: "gauge", view }];
 		if (view.context.systemPrompt) rows.push({ kind: "system", text: view.context.systemPrompt });
-		view.context.messages.forEach((message, index) => rows.push({ kind: "message", index, message }));
+		for (const [index, message] of view.context.messages.entries()) rows.push({ kind: "message", index, message });
 		this.list.setItems(rows);
 		this.list.refresh();
 	}

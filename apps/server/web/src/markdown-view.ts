@@ -3,8 +3,33 @@ import DOMPurify from "dompurify";
 
 /** What rendered Markdown may hold; anything else is dropped (it never should be there). */
 const ALLOWED_TAGS = [
-	"p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "s", "del", "code", "pre", "blockquote",
-	"ul", "ol", "li", "a", "span", "table", "thead", "tbody", "tr", "th", "td",
+	"p",
+	"br",
+	"hr",
+	"h1",
+	"h2",
+	"h3",
+	"h4",
+	"h5",
+	"h6",
+	"strong",
+	"em",
+	"s",
+	"del",
+	"code",
+	"pre",
+	"blockquote",
+	"ul",
+	"ol",
+	"li",
+	"a",
+	"span",
+	"table",
+	"thead",
+	"tbody",
+	"tr",
+	"th",
+	"td",
 ];
 const ALLOWED_ATTR = ["href", "target", "rel", "class", "start"];
 

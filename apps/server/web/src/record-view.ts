@@ -68,8 +68,16 @@ function actionBar(record: MessageRecord, context: RowContext): HTMLElement {
 		"div",
 		{ class: "message-actions", "data-testid": "message-actions" },
 		record.role === "user" ? h("button", { type: "button", onclick: act("edit") }, "Edit & resend") : null,
-		h("button", { type: "button", onclick: act("branch"), title: "The next message continues from here" }, "Branch here"),
-		h("button", { type: "button", onclick: act("fork"), title: "A new session with the conversation up to here" }, "Fork"),
+		h(
+			"button",
+			{ type: "button", onclick: act("branch"), title: "The next message continues from here" },
+			"Branch here",
+		),
+		h(
+			"button",
+			{ type: "button", onclick: act("fork"), title: "A new session with the conversation up to here" },
+			"Fork",
+		),
 		h("button", { type: "button", onclick: act("label") }, "Label"),
 		h("button", { type: "button", onclick: act("copy") }, "Copy"),
 	);
@@ -106,7 +114,11 @@ function recordBody(record: StoredRecord, context: RowContext): HTMLElement {
 		case "thinking_level_change":
 			return h("article", { class: "record note" }, `Thinking → ${record.thinkingLevel}`);
 		case "opaque":
-			return h("article", { class: "record note" }, `A “${record.declaredType}” record this page does not know (kept as is)`);
+			return h(
+				"article",
+				{ class: "record note" },
+				`A “${record.declaredType}” record this page does not know (kept as is)`,
+			);
 		default:
 			return h("article", { class: "record note" }, record.recordType);
 	}
@@ -152,7 +164,11 @@ function messageHeader(record: MessageRecord): HTMLElement {
 		"div",
 		{ class: "who" },
 		h("span", { class: "author" }, who),
-		h("time", { class: "when", datetime: record.timestamp, title: fullDate(record.timestamp) }, shortTime(record.timestamp)),
+		h(
+			"time",
+			{ class: "when", datetime: record.timestamp, title: fullDate(record.timestamp) },
+			shortTime(record.timestamp),
+		),
 		usageText
 			? h(
 					"span",

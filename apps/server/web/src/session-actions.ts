@@ -119,7 +119,7 @@ export class SessionActions {
 			}
 			seq = view.tree().parentOf(seq);
 		}
-		if (!user || user.recordType !== "message") return view.showNotice("No message to retry before this reply.", true);
+		if (user?.recordType !== "message") return view.showNotice("No message to retry before this reply.", true);
 		const parent = view.tree().parentOf(user.seq);
 		try {
 			if (parent !== null) {

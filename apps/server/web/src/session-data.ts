@@ -41,16 +41,23 @@ export class SessionData {
 		this.stopped = true;
 	}
 
-	/** Fetches every record after the last one here (after a (re)subscription, or a gap in the live records). */
-	async catchUp(): Promise<void> {
+	/**
+	 * Fetches every record after the last one here (after a (re)subscription, or a gap in the live
+	 * records); resolves with the records it added.
+	 */
+	async catchUp(): Promise<StoredRecord[]> {
+		const added: StoredRecord[] = [];
 		let after = this.tree.lastSeq;
 		for (;;) {
 			const page = await this.api.recordsAfter(this.id, after, PAGE);
-			if (this.stopped) return;
-			for (const record of page.records) this.add(record);
+			if (this.stopped) return added;
+			for (const record of page.records) {
+				if (!this.tree.has(record.seq) && this.add(record)) added.push(record);
+			}
 			if (page.nextAfter === undefined) break;
 			after = page.nextAfter;
 		}
+		return added;
 	}
 
 	/** Adds a live record; false when it does not follow the last one (a gap: catch up). */

@@ -32,7 +32,7 @@ export class SessionList {
 	private readonly list: VirtualList<ListRow>;
 
 	constructor(
-		private readonly scroller: HTMLElement,
+		scroller: HTMLElement,
 		private readonly api: Api,
 		private readonly handlers: SessionListHandlers,
 	) {
@@ -111,7 +111,7 @@ export class SessionList {
 	}
 
 	private renderRow(row: ListRow): HTMLElement {
-		if (row.kind === "hint") return h("div", { class: "hint", role: "listitem" }, row.text);
+		if (row.kind === "hint") return h("div", { class: "hint" }, row.text);
 		const session = row.session;
 		const badges = [
 			session.source === "cron" ? h("span", { class: "badge" }, `cron ${session.cronJobId ?? ""}`.trim()) : null,
@@ -124,7 +124,7 @@ export class SessionList {
 		const current = session.id === this.handlers.currentId();
 		return h(
 			"div",
-			{ class: "session-row", role: "listitem" },
+			{ class: "session-row" },
 			h(
 				"button",
 				{
@@ -135,7 +135,12 @@ export class SessionList {
 					"aria-current": current ? "true" : undefined,
 					onclick: () => this.handlers.onOpen(session.id),
 				},
-				h("span", { class: "session-title" }, h("span", { class: "title-text" }, session.name ?? "Untitled session"), ...badges),
+				h(
+					"span",
+					{ class: "session-title" },
+					h("span", { class: "title-text" }, session.name ?? "Untitled session"),
+					...badges,
+				),
 				h(
 					"span",
 					{ class: "session-sub" },

@@ -115,7 +115,14 @@ export class SessionView {
 		this.contextPanel = new ContextPanel(this.el.context);
 		this.treeView = new TreeView(this.el.tree, {
 			onPick: (seq) => this.focusMessage(seq),
-			activePath: () => new Set(this.viewLeaf === null ? [] : this.tree().path(this.viewLeaf).map((r) => r.seq)),
+			activePath: () =>
+				new Set(
+					this.viewLeaf === null
+						? []
+						: this.tree()
+								.path(this.viewLeaf)
+								.map((r) => r.seq),
+				),
 			labels: () => this.tree().labels(),
 		});
 		for (const tab of ["transcript", "context", "tree"] as const) {
@@ -160,12 +167,21 @@ export class SessionView {
 		this.el.meta.textContent = "Nothing is saved until you send the first message.";
 		this.el.forkedFrom.hidden = true;
 		this.el.branchLabel.hidden = true;
-		for (const button of [this.el.compact, this.el.fork, this.el.branch, this.el.exportButton, this.el.archive, this.el.remove]) {
+		for (const button of [
+			this.el.compact,
+			this.el.fork,
+			this.el.branch,
+			this.el.exportButton,
+			this.el.archive,
+			this.el.remove,
+		]) {
 			button.disabled = true;
 		}
 		this.el.archive.textContent = "Archive";
 		if (defaultModel) this.composer.showModel(defaultModel);
-		this.transcript.setItems(transcriptRows({ tree: EMPTY_TREE, leaf: null, activeLeaf: null, complete: true, streaming: false }));
+		this.transcript.setItems(
+			transcriptRows({ tree: EMPTY_TREE, leaf: null, activeLeaf: null, complete: true, streaming: false }),
+		);
 		this.transcript.refresh();
 		this.composer.message.focus();
 	}
@@ -288,9 +304,10 @@ export class SessionView {
 		try {
 			const following = this.isFollowing();
 			const before = data.tree.lastSeq;
-			const [metadata] = await Promise.all([this.api.session(id), data.catchUp()]);
+			const [metadata, added] = await Promise.all([this.api.session(id), data.catchUp()]);
 			if (this.id !== id || this.data !== data) return;
 			this.metadata = metadata;
+			this.transcript.refresh(labelTargets(added));
 			if (following) this.viewLeaf = this.activeLeaf();
 			if (data.tree.lastSeq !== before || following) this.render();
 		} catch (error) {
@@ -311,6 +328,8 @@ export class SessionView {
 				this.metadata = event.metadata;
 				if (following) this.viewLeaf = this.activeLeaf();
 				this.render();
+				// A rename, a label or a leaf move writes a record without a record.appended event.
+				if (this.data && event.metadata.lastSeq > this.data.tree.lastSeq) void this.catchUp(id);
 				break;
 			}
 			case "session.deleted":
@@ -328,7 +347,8 @@ export class SessionView {
 				break;
 			case "turn.delta":
 				if (event.kind !== "text") break;
-				if (!this.streaming || this.streaming.turnId !== event.turnId) this.streaming = { turnId: event.turnId, text: "" };
+				if (!this.streaming || this.streaming.turnId !== event.turnId)
+					this.streaming = { turnId: event.turnId, text: "" };
 				this.streaming.text += event.delta;
 				this.renderStreaming(false);
 				break;
@@ -370,7 +390,7 @@ export class SessionView {
 		const parent = parentSeqOf(record);
 		if (following && (parent === this.viewLeaf || this.viewLeaf === null)) this.viewLeaf = record.seq;
 		if (record.recordType === "message" && record.role === "assistant" && this.streaming) this.streaming.text = "";
-		if (record.recordType === "label") this.transcript.refresh([record.targetSeq]);
+		this.transcript.refresh(labelTargets([record]));
 		this.render();
 	}
 
@@ -384,7 +404,10 @@ export class SessionView {
 		const at = this.selectedSeq ?? this.viewLeaf;
 		this.el.branch.disabled = at === null || (at === active && this.selectedSeq === null);
 		this.el.fork.disabled = this.data.tree.size === 0;
-		this.el.branch.title = at === null ? "Nothing to branch from yet" : `Continue the conversation from #${at} (the next message goes there)`;
+		this.el.branch.title =
+			at === null
+				? "Nothing to branch from yet"
+				: `Continue the conversation from #${at} (the next message goes there)`;
 		this.el.fork.title = `Copy the conversation up to #${at ?? "the end"} into a new session`;
 		this.el.transcript.dataset.complete = String(this.data.complete);
 		this.transcript.setItems(
@@ -413,7 +436,11 @@ export class SessionView {
 		replaceChildren(
 			this.el.meta,
 			`${parts.join(" · ")} · created `,
-			h("time", { datetime: metadata.createdAt, title: fullDate(metadata.createdAt) }, relativeTime(metadata.createdAt)),
+			h(
+				"time",
+				{ datetime: metadata.createdAt, title: fullDate(metadata.createdAt) },
+				relativeTime(metadata.createdAt),
+			),
 		);
 		this.el.archive.textContent = metadata.archivedAt ? "Unarchive" : "Archive";
 		const origin = metadata.forkedFrom;
@@ -434,7 +461,11 @@ export class SessionView {
 		replaceChildren(
 			this.el.branchPicker,
 			...tips.map((leaf) =>
-				h("option", { value: String(leaf) }, `#${leaf} · ${leafLabel(tree, leaf)}${leaf === active ? " (active)" : ""}`),
+				h(
+					"option",
+					{ value: String(leaf) },
+					`#${leaf} · ${leafLabel(tree, leaf)}${leaf === active ? " (active)" : ""}`,
+				),
 			),
 		);
 		if (this.viewLeaf !== null && !tips.includes(this.viewLeaf)) {
@@ -477,7 +508,11 @@ export class SessionView {
 			return;
 		}
 		this.pendingFocus = undefined;
-		const onPath = this.viewLeaf !== null && this.tree().path(this.viewLeaf).some((record) => record.seq === seq);
+		const onPath =
+			this.viewLeaf !== null &&
+			this.tree()
+				.path(this.viewLeaf)
+				.some((record) => record.seq === seq);
 		if (!onPath) this.viewLeaf = latestLeafUnder(this.tree(), seq);
 		this.select(seq);
 		const scroll = (tries: number) => {
@@ -548,3 +583,8 @@ export class SessionView {
 }
 
 const EMPTY_TREE = new SessionTree();
+
+/** The records whose label these records change (their rows are drawn again). */
+function labelTargets(records: readonly StoredRecord[]): number[] {
+	return records.flatMap((record) => (record.recordType === "label" ? [record.targetSeq] : []));
+}

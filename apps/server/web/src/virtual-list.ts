@@ -63,10 +63,45 @@ export class VirtualList<T> {
 
 	/** Replaces the items; rows whose keys stay keep their elements (and the view its anchor). */
 	setItems(items: readonly T[]): void {
+		const anchor = this.anchor();
+		// A scroll still settling targets an index, which means another row once rows are added above.
+		this.virtualizer.cancelScroll();
 		this.items = items;
 		this.virtualizer.setOptions({ ...this.virtualizer.options, count: items.length });
+		// The new height first: keeping the view anchored scrolls, which the old height would clamp.
+		this.inner.style.height = `${this.virtualizer.getTotalSize()}px`;
 		this.virtualizer._willUpdate();
 		this.paint();
+		this.keep(anchor);
+	}
+
+	/** Where the view is: at the end, or a row in view and how far into it the top of the view is. */
+	private anchor(): { atEnd: boolean; key?: RowKey; offset: number } {
+		const scroller = this.options.scroller;
+		const top = scroller.scrollTop;
+		const atEnd = this.items.length > 0 && scroller.scrollHeight - top - scroller.clientHeight <= 32;
+		const first = this.virtualizer.getVirtualItems().find((item) => item.end > top);
+		return first ? { atEnd, key: first.key as RowKey, offset: top - first.start } : { atEnd, offset: 0 };
+	}
+
+	/**
+	 * Keeps the view where it was after the items changed (rows added above, as older pages come
+	 * in, must not move what the reader sees): at the end when it was there (and the list follows
+	 * the end), else on the same row. The virtualizer does this too, but not while a scroll it
+	 * started is still settling.
+	 */
+	private keep(anchor: { atEnd: boolean; key?: RowKey; offset: number }): void {
+		const scroller = this.options.scroller;
+		if (anchor.atEnd && this.options.followEnd) {
+			if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight > 1) this.scrollToEnd();
+			return;
+		}
+		if (anchor.key === undefined) return;
+		const index = this.indexOf(anchor.key);
+		const start = index >= 0 ? this.virtualizer.measurementsCache[index]?.start : undefined;
+		if (start === undefined) return;
+		const wanted = start + anchor.offset;
+		if (Math.abs(scroller.scrollTop - wanted) > 1) this.virtualizer.scrollToOffset(wanted);
 	}
 
 	/** Re-draws the rows with these keys (their content changed), or every row without keys. */

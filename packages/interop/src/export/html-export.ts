@@ -68,7 +68,9 @@ function blocksHtml(blocks: readonly ContentBlock[], asOutput: boolean): string 
 		switch (block.type) {
 			case "text":
 				// Message text is Markdown, rendered the way the web page renders it (raw HTML escaped).
-				out += asOutput ? `<pre>${escapeHtml(block.text)}</pre>` : `<div class="markdown">${renderMarkdown(block.text)}</div>`;
+				out += asOutput
+					? `<pre>${escapeHtml(block.text)}</pre>`
+					: `<div class="markdown">${renderMarkdown(block.text)}</div>`;
 				break;
 			case "thinking":
 				out += block.redacted
