@@ -80,6 +80,8 @@ Measured by \`pnpm bench:web\` (apps/server/bench/web-bench.test.ts), which rewr
   tables, usage and cost; every tenth turn a tool call and its result; a compaction every 5,000 messages and one before
   the last turn), written through the store in ${figures.generateSeconds.toFixed(0)} s.
 - The real server (file store, demo model) on loopback; Debian's Chromium, headless, 1280×800, driven by playwright-core.
+- Load on the machine (1-minute load average, other work included) at the end of the run: ${os.loadavg()[0]?.toFixed(1)} on ${cpus.length} cores;
+  the timings are wall-clock times in a browser sharing those cores, so they vary with it.
 - Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}.
 - Measured in the page (its own clock): *open at latest* from the hash change to the frame that shows the last message in
   view; *keystroke* from the keydown to the frame after it (${figures.sessions[0]?.keys.length ?? 0} keys typed into the message box

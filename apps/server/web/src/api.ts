@@ -30,6 +30,15 @@ export interface ModelList {
 
 export type ExportFormat = "md" | "html" | "jsonl" | "pi";
 
+/** GET /api/search: one message whose text holds the query. */
+export interface SearchHit {
+	sessionId: string;
+	seq: number;
+	role: string;
+	snippet: string;
+	timestamp: string;
+}
+
 /** GET /api/sessions/:id/context: the session's model (name), its window, and the context the LLM sees. */
 export interface ContextView {
 	sessionId: string;
@@ -93,6 +102,13 @@ export class Api {
 	/** Up to `limit` records after `after`. */
 	recordsAfter(id: string, after: number, limit = 1000): Promise<RecordsPage> {
 		return this.request("GET", `/api/sessions/${id}/records?after=${after}&limit=${limit}`);
+	}
+
+	/** Full-text search over message text (the store's search, as the CLI's `search`). */
+	search(text: string, options: { archived?: boolean; limit?: number } = {}): Promise<{ hits: SearchHit[] }> {
+		const query = new URLSearchParams({ q: text, limit: String(options.limit ?? 30) });
+		if (options.archived) query.set("archived", "true");
+		return this.request("GET", `/api/search?${query}`);
 	}
 
 	models(): Promise<ModelList> {

@@ -11,6 +11,7 @@ export type Props = {
 	value?: string;
 	onclick?: (event: MouseEvent) => void;
 	tabindex?: string;
+	href?: string;
 	datetime?: string;
 	role?: string;
 	placeholder?: string;

@@ -2,6 +2,7 @@ import type { SessionEvent } from "@agent/session";
 import { Api } from "./api.js";
 import { byId } from "./dom.js";
 import { EventSocket } from "./event-socket.js";
+import { MessageSearch } from "./message-search.js";
 import { SessionList } from "./session-list.js";
 import { SessionView } from "./session-view.js";
 
@@ -53,6 +54,8 @@ const list = new SessionList(byId("session-list"), api, {
 	},
 });
 
+const messageSearch = new MessageSearch(byId("message-results"), api, (id) => list.nameOf(id));
+
 /** #/ (the list), #/new (a new session), #/s/ID or #/s/ID/SEQ (a session, at a message). */
 function route(): void {
 	const hash = location.hash;
@@ -74,6 +77,12 @@ function route(): void {
 
 function reloadList(): void {
 	void list.reload({ search: el.search.value.trim(), archived: el.archived.checked });
+}
+
+/** The search box filters the sessions by name and finds messages by their text. */
+function search(): void {
+	reloadList();
+	void messageSearch.search(el.search.value.trim(), el.archived.checked);
 }
 
 let reloadTimer: ReturnType<typeof setTimeout> | undefined;
@@ -109,7 +118,7 @@ function onFeedEvent(event: SessionEvent): void {
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 el.search.addEventListener("input", () => {
 	if (searchTimer) clearTimeout(searchTimer);
-	searchTimer = setTimeout(reloadList, 200);
+	searchTimer = setTimeout(search, 250);
 });
 el.search.addEventListener("keydown", (event) => {
 	if (event.key === "ArrowDown") {
@@ -118,11 +127,11 @@ el.search.addEventListener("keydown", (event) => {
 	}
 	if (event.key === "Escape") {
 		el.search.value = "";
-		reloadList();
+		search();
 		el.search.blur();
 	}
 });
-el.archived.addEventListener("change", reloadList);
+el.archived.addEventListener("change", search);
 el.create.addEventListener("click", () => {
 	location.hash = "#/new";
 });

@@ -79,6 +79,11 @@ export class SessionList {
 		return this.sessions.length;
 	}
 
+	/** A loaded session's name, if it has one. */
+	nameOf(id: string): string | undefined {
+		return this.sessions.find((session) => session.id === id)?.name;
+	}
+
 	private show(changed?: string[]): void {
 		const rows: ListRow[] = this.sessions.map((session) => ({ kind: "session", session }));
 		if (rows.length === 0) {

@@ -10,7 +10,7 @@ import { compactNumber, formatCost, fullDate, relativeTime } from "./format.js";
 import { type MessageAction, type RowContext, renderRow } from "./record-view.js";
 import { SessionActions } from "./session-actions.js";
 import { SessionData } from "./session-data.js";
-import { estimateRowHeight, type TranscriptRow, transcriptRows } from "./transcript.js";
+import { estimateRowHeight, type PathRowsCache, type TranscriptRow, transcriptRows } from "./transcript.js";
 import { TreeView } from "./tree-view.js";
 import { VirtualList } from "./virtual-list.js";
 
@@ -83,6 +83,8 @@ export class SessionView {
 	private readonly contextPanel: ContextPanel;
 	private readonly treeView: TreeView;
 	private readonly rowContext: RowContext;
+	private readonly pathRows: PathRowsCache = {};
+	private backfillRender: ReturnType<typeof setTimeout> | undefined;
 
 	constructor(
 		readonly api: Api,
@@ -277,8 +279,19 @@ export class SessionView {
 			this.data?.stop();
 			const data = new SessionData(this.api, id, () => {
 				if (this.data !== data) return;
-				this.render();
-				this.tryPendingFocus();
+				// Older pages change only what is above the view: drawn at most once a second while
+				// they come (the typing stays smooth), and once more when the last one is in.
+				if (data.complete || this.pendingFocus !== undefined) {
+					clearTimeout(this.backfillRender);
+					this.backfillRender = undefined;
+					this.render();
+					this.tryPendingFocus();
+				} else if (!this.backfillRender) {
+					this.backfillRender = setTimeout(() => {
+						this.backfillRender = undefined;
+						if (this.data === data) this.render();
+					}, 1000);
+				}
 			});
 			const [metadata] = await Promise.all([this.api.session(id), data.loadLatest()]);
 			if (this.id !== id) return;
@@ -411,13 +424,16 @@ export class SessionView {
 		this.el.fork.title = `Copy the conversation up to #${at ?? "the end"} into a new session`;
 		this.el.transcript.dataset.complete = String(this.data.complete);
 		this.transcript.setItems(
-			transcriptRows({
-				tree: this.data.tree,
-				leaf: this.viewLeaf,
-				activeLeaf: active,
-				complete: this.data.complete,
-				streaming: this.streaming !== undefined && this.isFollowing(),
-			}),
+			transcriptRows(
+				{
+					tree: this.data.tree,
+					leaf: this.viewLeaf,
+					activeLeaf: active,
+					complete: this.data.complete,
+					streaming: this.streaming !== undefined && this.isFollowing(),
+				},
+				this.pathRows,
+			),
 		);
 		if (this.tab === "tree") this.treeView.show(this.data.tree);
 	}

@@ -44,20 +44,9 @@ export function hasRow(record: StoredRecord): boolean {
  * wherever the path passes a branch point, a note while older records are still loading, and
  * the reply streaming in. Pure data: the list draws only the rows in view.
  */
-export function transcriptRows(input: TranscriptInput): TranscriptRow[] {
+export function transcriptRows(input: TranscriptInput, cache?: PathRowsCache): TranscriptRow[] {
 	const { tree, leaf } = input;
-	const rows: TranscriptRow[] = [];
-	if (leaf !== null && tree.has(leaf)) {
-		const path = tree.path(leaf);
-		const first = path[0];
-		const reachesRoot = first !== undefined && tree.parentOf(first.seq) === null;
-		if (!reachesRoot && !input.complete) rows.push({ kind: "older", key: "older" });
-		for (const record of path) {
-			const siblings = siblingsOf(tree, record.seq);
-			if (siblings.length > 1) rows.push({ kind: "switcher", key: `switch-${record.seq}`, seq: record.seq, siblings });
-			if (hasRow(record)) rows.push({ kind: "record", key: record.seq, record });
-		}
-	}
+	const rows: TranscriptRow[] = leaf !== null && tree.has(leaf) ? [...pathRows(input, cache)] : [];
 	if (rows.length === 0 && !input.streaming) {
 		rows.push({ kind: "hint", key: "empty", text: "No messages yet. Say something below." });
 	}
@@ -69,6 +58,54 @@ export function transcriptRows(input: TranscriptInput): TranscriptRow[] {
 			text: `You are viewing another branch; new messages continue the active branch (#${input.activeLeaf}).`,
 		});
 	}
+	return rows;
+}
+
+/**
+ * The rows of the path to a leaf, kept for the next call: when the new leaf is a child of the
+ * last one (a record appended where the view is), its rows are the last ones plus its own, so a
+ * long session does not walk its whole path again for every record of a turn.
+ */
+export interface PathRowsCache {
+	tree?: SessionTree;
+	leaf?: number;
+	complete?: boolean;
+	/** The tree's size then: the rows are reused only when nothing else was added since. */
+	size?: number;
+	rows?: TranscriptRow[];
+}
+
+function pathRows(input: TranscriptInput, cache: PathRowsCache = {}): TranscriptRow[] {
+	const { tree } = input;
+	const leaf = input.leaf as number;
+	const record = tree.get(leaf) as StoredRecord;
+	const reuse =
+		cache.rows !== undefined &&
+		cache.tree === tree &&
+		cache.complete === input.complete &&
+		cache.leaf !== undefined &&
+		((cache.leaf === leaf && cache.size === tree.size) ||
+			(tree.parentOf(leaf) === cache.leaf && cache.size === tree.size - 1));
+	let rows: TranscriptRow[];
+	if (reuse && cache.leaf === leaf) {
+		rows = cache.rows as TranscriptRow[];
+	} else if (reuse && siblingsOf(tree, leaf).length === 1) {
+		rows = hasRow(record)
+			? [...(cache.rows as TranscriptRow[]), { kind: "record", key: leaf, record }]
+			: (cache.rows as TranscriptRow[]);
+	} else {
+		rows = [];
+		const path = tree.path(leaf);
+		const first = path[0];
+		const reachesRoot = first !== undefined && tree.parentOf(first.seq) === null;
+		if (!reachesRoot && !input.complete) rows.push({ kind: "older", key: "older" });
+		for (const step of path) {
+			const siblings = siblingsOf(tree, step.seq);
+			if (siblings.length > 1) rows.push({ kind: "switcher", key: `switch-${step.seq}`, seq: step.seq, siblings });
+			if (hasRow(step)) rows.push({ kind: "record", key: step.seq, record: step });
+		}
+	}
+	Object.assign(cache, { tree, leaf, complete: input.complete, size: tree.size, rows });
 	return rows;
 }
 
