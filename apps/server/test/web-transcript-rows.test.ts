@@ -1,7 +1,7 @@
 import { type SessionRecord, SessionTree } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { type PathRowsCache, transcriptRows } from "../web/src/transcript.js";
-import { treeLines } from "../web/src/tree-view.js";
+import { treeLines } from "../web/src/tree-lines.js";
 
 function message(seq: number, text: string, parentSeq?: number): SessionRecord {
 	return {

@@ -1,5 +1,6 @@
 import { contentText, type SessionTree, type StoredRecord } from "@agent/session-format";
 import { preview } from "./format.js";
+import { hasRow } from "./shown-records.js";
 
 /** The records sharing `seq`'s parent (the roots when it has none), in seq order. */
 export function siblingsOf(tree: SessionTree, seq: number): readonly number[] {
@@ -34,7 +35,27 @@ export function leafLabel(tree: SessionTree, leaf: number): string {
 	return "(no messages)";
 }
 
-/** Every branch tip worth choosing: leaves, newest first. */
-export function branchTips(tree: SessionTree): number[] {
-	return tree.leaves().reverse();
+/**
+ * Every branch tip worth choosing, newest first: each leaf, named by the nearest record at or
+ * above it that is shown (a label or a name written after the last message is never a tip of
+ * its own), one entry per shown record.
+ */
+export function branchTips(tree: SessionTree): Array<{ leaf: number; shown: number }> {
+	const tips = new Map<number, number>();
+	for (const leaf of tree.leaves().reverse()) {
+		const shown = shownAt(tree, leaf);
+		if (!tips.has(shown)) tips.set(shown, leaf);
+	}
+	return [...tips].map(([shown, leaf]) => ({ leaf, shown }));
+}
+
+/** The nearest record at or above `seq` that has a row in the transcript. */
+export function shownAt(tree: SessionTree, seq: number): number {
+	let current: number | null = seq;
+	while (current !== null) {
+		const record = tree.get(current);
+		if (!record || hasRow(record)) return current;
+		current = tree.parentOf(current);
+	}
+	return seq;
 }

@@ -1,7 +1,7 @@
 import type { SessionEvent } from "@agent/session";
 import { parentSeqOf, type SessionMetadata, SessionTree, type StoredRecord } from "@agent/session-format";
 import { type Api, ApiError, type ModelList } from "./api.js";
-import { branchTips, latestLeafUnder, leafLabel } from "./branches.js";
+import { branchTips, latestLeafUnder, leafLabel, shownAt } from "./branches.js";
 import { Composer } from "./composer.js";
 import { ContextPanel } from "./context-view.js";
 import { byId, h, replaceChildren } from "./dom.js";
@@ -474,20 +474,24 @@ export class SessionView {
 		this.el.branchLabel.hidden = tips.length < 2;
 		if (tips.length < 2) return;
 		const active = this.activeLeaf();
+		const activeShown = active === null ? null : shownAt(tree, active);
 		replaceChildren(
 			this.el.branchPicker,
-			...tips.map((leaf) =>
+			...tips.map((tip) =>
 				h(
 					"option",
-					{ value: String(leaf) },
-					`#${leaf} · ${leafLabel(tree, leaf)}${leaf === active ? " (active)" : ""}`,
+					{ value: String(tip.leaf) },
+					`#${tip.shown} · ${leafLabel(tree, tip.shown)}${tip.shown === activeShown ? " (active)" : ""}`,
 				),
 			),
 		);
-		if (this.viewLeaf !== null && !tips.includes(this.viewLeaf)) {
-			this.el.branchPicker.append(h("option", { value: String(this.viewLeaf) }, `#${this.viewLeaf} (active)`));
+		const viewShown = this.viewLeaf === null ? null : shownAt(tree, this.viewLeaf);
+		const current = tips.find((tip) => tip.shown === viewShown);
+		if (current) this.el.branchPicker.value = String(current.leaf);
+		else if (this.viewLeaf !== null) {
+			this.el.branchPicker.append(h("option", { value: String(this.viewLeaf) }, `#${this.viewLeaf}`));
+			this.el.branchPicker.value = String(this.viewLeaf);
 		}
-		this.el.branchPicker.value = String(this.viewLeaf);
 	}
 
 	/** Shows the path to another leaf (nothing changes on disk until the user branches or sends). */

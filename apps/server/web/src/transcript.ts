@@ -1,5 +1,8 @@
 import type { SessionTree, StoredRecord } from "@agent/session-format";
 import { siblingsOf } from "./branches.js";
+import { hasRow } from "./shown-records.js";
+
+export { hasRow };
 
 /** One row of the transcript list: a record, a branch switcher, or a note. */
 export type TranscriptRow =
@@ -18,25 +21,6 @@ export interface TranscriptInput {
 	/** True once every record of the session is loaded (else older ones are still coming). */
 	complete: boolean;
 	streaming: boolean;
-}
-
-/** Whether a record has a row of its own in the transcript. */
-export function hasRow(record: StoredRecord): boolean {
-	switch (record.recordType) {
-		case "message":
-		case "compaction":
-		case "branch_summary":
-		case "model_change":
-		case "thinking_level_change":
-		case "opaque":
-			return true;
-		case "custom_message":
-			return record.display;
-		case "session_info":
-			return Boolean(record.name);
-		default:
-			return false;
-	}
 }
 
 /**

@@ -55,7 +55,22 @@ export class VirtualList<T> {
 		});
 		this.unmount = this.virtualizer._didMount();
 		this.virtualizer._willUpdate();
+		// The reader moving away from the end unpins it; coming back to the end pins it again.
+		const scroller = options.scroller;
+		const unpin = () => {
+			this.pinnedEnd = false;
+		};
+		scroller.addEventListener("wheel", (event) => event.deltaY < 0 && unpin(), { passive: true });
+		scroller.addEventListener("touchstart", unpin, { passive: true });
+		scroller.addEventListener("mousedown", unpin);
+		scroller.addEventListener("keydown", unpin);
+		scroller.addEventListener("scroll", () => {
+			if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= 32) this.pinnedEnd = true;
+		});
 	}
+
+	/** True from scrollToEnd (or the reader reaching the end) until the reader scrolls away. */
+	private pinnedEnd = false;
 
 	get length(): number {
 		return this.items.length;
@@ -79,7 +94,8 @@ export class VirtualList<T> {
 	private anchor(): { atEnd: boolean; key?: RowKey; offset: number } {
 		const scroller = this.options.scroller;
 		const top = scroller.scrollTop;
-		const atEnd = this.items.length > 0 && scroller.scrollHeight - top - scroller.clientHeight <= 32;
+		const atEnd =
+			this.items.length > 0 && (this.pinnedEnd || scroller.scrollHeight - top - scroller.clientHeight <= 32);
 		const first = this.virtualizer.getVirtualItems().find((item) => item.end > top);
 		return first ? { atEnd, key: first.key as RowKey, offset: top - first.start } : { atEnd, offset: 0 };
 	}
@@ -124,12 +140,15 @@ export class VirtualList<T> {
 	}
 
 	scrollToEnd(): void {
+		if (!this.options.followEnd) return;
+		this.pinnedEnd = true;
 		if (this.items.length > 0) this.virtualizer.scrollToIndex(this.items.length - 1, { align: "end" });
 	}
 
 	scrollToKey(key: RowKey, align: "start" | "center" | "end" = "center"): boolean {
 		const index = this.indexOf(key);
 		if (index < 0) return false;
+		this.pinnedEnd = false;
 		this.virtualizer.scrollToIndex(index, { align });
 		return true;
 	}
