@@ -10,7 +10,7 @@ export const MARKDOWN_CSS = `.markdown > :first-child{margin-top:0}.markdown > :
 .markdown blockquote{border-left:3px solid #c8ccd2;padding-left:.8em;color:#555;margin-left:0}
 .markdown code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em;background:rgba(127,127,127,.14);padding:.1em .3em;border-radius:4px}
 .markdown pre{overflow-x:auto;background:#f4f5f7;border:1px solid #e3e5e8;border-radius:6px;padding:.6em .8em;line-height:1.4}
-.markdown pre code{background:none;padding:0;font-size:.86em;white-space:pre}
+.markdown pre code{background:none;padding:0;font-size:.86em;white-space:pre;tab-size:4}
 .markdown pre.plain{white-space:pre-wrap;word-break:break-word}
 .markdown table{border-collapse:collapse;display:block;overflow-x:auto;max-width:100%}
 .markdown th,.markdown td{border:1px solid #d6d9de;padding:.25em .6em}
