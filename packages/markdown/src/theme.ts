@@ -2,7 +2,7 @@
  * The stylesheet for rendered Markdown and highlighted code: classes only (no inline styles), so
  * pages with a strict Content-Security-Policy can load it as a file. Light and dark schemes.
  */
-export const MARKDOWN_CSS = `.markdown > :first-child{margin-top:0}.markdown > :last-child{margin-bottom:0}
+export const MARKDOWN_CSS: string = `.markdown > :first-child{margin-top:0}.markdown > :last-child{margin-bottom:0}
 .markdown p,.markdown ul,.markdown ol,.markdown blockquote,.markdown table,.markdown pre{margin:.5em 0}
 .markdown ul,.markdown ol{padding-left:1.4em}
 .markdown h1,.markdown h2,.markdown h3,.markdown h4{margin:.8em 0 .4em;line-height:1.25}
