@@ -7,6 +7,7 @@ import type { ModelCatalog } from "./model-catalog.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMessageRoutes } from "./routes/messages.js";
+import { registerModelRoutes } from "./routes/models.js";
 import { registerSessionActionRoutes } from "./routes/session-actions.js";
 import { registerSessionReadRoutes } from "./routes/session-reads.js";
 import { registerSessionRoutes } from "./routes/sessions.js";
@@ -115,6 +116,7 @@ export function createApp(options: AppOptions): Hono {
 	registerMessageRoutes(app, deps);
 	registerSessionActionRoutes(app, deps);
 	registerJobRoutes(app, deps);
+	registerModelRoutes(app, deps);
 	registerWebPageRoutes(app, deps);
 
 	app.notFound((c) =>

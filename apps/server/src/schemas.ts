@@ -84,11 +84,20 @@ export const listQuery = z.object({
 	cursor: z.string().min(1).max(500).optional(),
 });
 
-/** GET /api/sessions/:id/records */
-export const recordsQuery = z.object({
-	after: queryInt(0, 2_000_000_000).optional(),
-	limit: queryInt(1, 1000).optional(),
-});
+/** GET /api/sessions/:id/records: `after` pages forwards, `before` backwards (newest first pages). */
+export const recordsQuery = z
+	.object({
+		after: queryInt(0, 2_000_000_000).optional(),
+		before: queryInt(1, 2_000_000_000).optional(),
+		limit: queryInt(1, 1000).optional(),
+	})
+	.refine((query) => query.after === undefined || query.before === undefined, "give `after` or `before`, not both");
+
+/** POST /api/sessions/:id/labels: an empty label clears the record's label. */
+export const labelBody = z.object({ targetSeq: seq, label: z.string().trim().max(200) });
+
+/** GET /api/sessions/:id/export */
+export const exportQuery = z.object({ format: z.enum(["md", "html", "jsonl", "pi"]) });
 
 /** GET /api/sessions/:id/context */
 export const contextQuery = z.object({ leafSeq: queryInt(1, 2_000_000_000).optional() });

@@ -1,25 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath, launchChromium } from "./support/chromium.js";
+import { launchChromium, requiredChromium, skipBrowser } from "./support/chromium.js";
 import { closeTestServers, createSession, startTestServer, type TestServer } from "./support/test-server.js";
-
-const executablePath = chromiumPath();
-// Outside CI a machine without Chromium skips these tests and says so; in CI (which installs
-// Debian's chromium) a missing browser fails them, so they can never pass by not running.
-const skipBrowser = !executablePath && !process.env.CI;
-if (skipBrowser) {
-	console.warn(
-		`browser test skipped: no Chromium at ${process.env.CHROMIUM_PATH || "/usr/bin/chromium"}; ` +
-			"install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH",
-	);
-}
-
-/** The browser to launch; in CI without one, a failure that says what is missing. */
-function requiredChromium(): string {
-	if (executablePath) return executablePath;
-	throw new Error(
-		`CI needs Chromium for the browser tests: none at ${process.env.CHROMIUM_PATH || "/usr/bin/chromium"}; install Debian's chromium`,
-	);
-}
 
 describe.skipIf(skipBrowser)("the web page in Chromium", () => {
 	let server: TestServer;
@@ -132,14 +113,20 @@ describe.skipIf(skipBrowser)("the web page in Chromium", () => {
 		await page.close();
 	});
 
-	it("starts a new session from the New button; its first message names it in the list", async () => {
+	it("New leaves nothing behind until the first send, focuses the message box, and the first message names the session", async () => {
 		const page = await browser.context.newPage();
 		await page.goto(`${server.url}/`);
 		await expect.poll(() => page.locator("#connection").textContent()).toBe("live");
+		const before = ((await (await server.api("/api/sessions?limit=500")).json()) as { sessions: unknown[] }).sessions
+			.length;
 		await page.locator("#new-session").click();
+		await page.waitForURL(/#\/new$/);
+		expect(await page.evaluate("document.activeElement && document.activeElement.id")).toBe("message");
+		const after = ((await (await server.api("/api/sessions?limit=500")).json()) as { sessions: unknown[] }).sessions;
+		expect(after.length).toBe(before);
+		await page.keyboard.type("Plan the offsite agenda");
+		await page.keyboard.press("Enter");
 		await page.waitForURL(/#\/s\/[0-9A-HJKMNP-TV-Z]{26}$/);
-		await page.getByTestId("message-input").fill("Plan the offsite agenda");
-		await page.getByTestId("message-input").press("Enter");
 		await page.locator('[data-testid="transcript"] article[data-role="assistant"]:not(.streaming)').first().waitFor();
 		await page.locator(".session-title", { hasText: "Plan the offsite agenda" }).waitFor({ timeout: 10_000 });
 		await page.close();

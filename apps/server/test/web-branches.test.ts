@@ -42,7 +42,26 @@ describe("the page's branch helpers", () => {
 	});
 
 	it("branchTips lists every leaf newest first, labelled by its last user message", () => {
-		expect(branchTips(tree)).toEqual([7, 4]);
+		expect(branchTips(tree)).toEqual([
+			{ leaf: 7, shown: 7 },
+			{ leaf: 4, shown: 4 },
+		]);
+		// A label written after the last message is a leaf of the log, but never a tip of its own.
+		const labelled = new SessionTree([
+			...tree.records(),
+			{
+				recordType: "label",
+				schemaVersion: 1,
+				seq: 8,
+				timestamp: "2026-01-01T00:00:00.000Z",
+				targetSeq: 1,
+				label: "x",
+			},
+		]);
+		expect(branchTips(labelled)).toEqual([
+			{ leaf: 8, shown: 7 },
+			{ leaf: 4, shown: 4 },
+		]);
 		expect(leafLabel(tree, 4)).toBe("left");
 		expect(leafLabel(tree, 7)).toBe("right again");
 	});

@@ -1,10 +1,12 @@
 /**
  * Builds the web page into dist/web: an esbuild bundle of web/src/main.ts (vanilla TypeScript,
- * plus the pure @agent/session-format), the stylesheet, and index.html. Part of `pnpm build`.
+ * plus the pure @agent/session-format, @agent/markdown, @tanstack/virtual-core and DOMPurify),
+ * the stylesheet, and index.html. Part of `pnpm build`.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { MARKDOWN_CSS } from "@agent/markdown";
 import { build } from "esbuild";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,6 +27,10 @@ await build({
 	alias: { zod: path.join(here, "src", "zod-stub.ts") },
 	logLevel: "warning",
 });
-fs.copyFileSync(path.join(here, "styles.css"), path.join(out, "app.css"));
+// The page's styles, then the rendered Markdown's (shared with the HTML export).
+fs.writeFileSync(
+	path.join(out, "app.css"),
+	`${fs.readFileSync(path.join(here, "styles.css"), "utf8")}\n${MARKDOWN_CSS}`,
+);
 fs.copyFileSync(path.join(here, "index.html"), path.join(out, "index.html"));
 fs.copyFileSync(path.join(here, "icon.svg"), path.join(out, "icon.svg"));

@@ -16,7 +16,8 @@ export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: 
 		const body = await jsonBody(c, sendMessageBody);
 		if (body.model) models.check(body.model);
 		shutdown.refuseIfStopping();
-		await runtime.metadata(id);
+		const metadata = await runtime.metadata(id);
+		models.checkCredentials(body.model ?? (metadata.model || runtime.defaultModel()));
 		const turn = runtime.enqueue(id, body.content, {
 			...(body.model ? { model: body.model } : {}),
 			signal: shutdown.signal,

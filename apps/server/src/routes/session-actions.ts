@@ -1,9 +1,9 @@
 import type { Hono } from "hono";
 import type { RouteDeps } from "../app.js";
 import { jsonBody, sessionIdParam } from "../request-input.js";
-import { branchBody, compactBody, forkBody } from "../schemas.js";
+import { branchBody, compactBody, forkBody, labelBody } from "../schemas.js";
 
-/** Compact now, fork into a new session, or move the active leaf (branch). */
+/** Compact now, fork into a new session, move the active leaf (branch), or label a record. */
 export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdown }: RouteDeps): void {
 	app.post("/api/sessions/:id/compact", async (c) => {
 		const id = sessionIdParam(c);
@@ -34,5 +34,11 @@ export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdo
 		const id = sessionIdParam(c);
 		const body = await jsonBody(c, branchBody);
 		return c.json(await runtime.branch(id, body.atSeq));
+	});
+
+	app.post("/api/sessions/:id/labels", async (c) => {
+		const id = sessionIdParam(c);
+		const body = await jsonBody(c, labelBody);
+		return c.json(await runtime.label(id, body.targetSeq, body.label));
 	});
 }

@@ -36,3 +36,34 @@ export async function launchChromium(
 		},
 	};
 }
+
+/**
+ * Outside CI a machine without Chromium skips the browser tests and says so; in CI (which
+ * installs Debian's chromium) a missing browser fails them, so they can never pass by not running.
+ */
+export const skipBrowser = !chromiumPath() && !process.env.CI;
+if (skipBrowser) {
+	console.warn(
+		`browser test skipped: no Chromium at ${process.env.CHROMIUM_PATH || "/usr/bin/chromium"}; ` +
+			"install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH",
+	);
+}
+
+/** The browser to launch; in CI without one, a failure that says what is missing. */
+export function requiredChromium(): string {
+	const executablePath = chromiumPath();
+	if (executablePath) return executablePath;
+	throw new Error(
+		`CI needs Chromium for the browser tests: none at ${process.env.CHROMIUM_PATH || "/usr/bin/chromium"}; install Debian's chromium`,
+	);
+}
+
+/** Collects a page's errors and console errors (a CSP violation is one), for tests to assert there are none. */
+export function watchErrors(page: import("playwright-core").Page): string[] {
+	const errors: string[] = [];
+	page.on("pageerror", (error) => errors.push(error.message));
+	page.on("console", (message) => {
+		if (message.type() === "error") errors.push(message.text());
+	});
+	return errors;
+}

@@ -17,6 +17,26 @@ export interface RecordsPage {
 	lastSeq: number;
 	records: StoredRecord[];
 	nextAfter?: number;
+	/** On a `before` page: there are older records, before this seq. */
+	nextBefore?: number;
+}
+
+/** GET /api/models */
+export interface ModelList {
+	default: string;
+	models: Array<{ name: string; provider: string; label: string; contextWindow?: number }>;
+	unconfigured: string[];
+}
+
+export type ExportFormat = "md" | "html" | "jsonl" | "pi";
+
+/** GET /api/search: one message whose text holds the query. */
+export interface SearchHit {
+	sessionId: string;
+	seq: number;
+	role: string;
+	snippet: string;
+	timestamp: string;
 }
 
 /** GET /api/sessions/:id/context: the session's model (name), its window, and the context the LLM sees. */
@@ -58,7 +78,7 @@ export class Api {
 		return this.request("GET", `/api/sessions?${query}`);
 	}
 
-	createSession(body: { name?: string; model?: string } = {}): Promise<SessionMetadata> {
+	createSession(body: { name?: string; model?: string; deferred?: boolean } = {}): Promise<SessionMetadata> {
 		return this.request("POST", "/api/sessions", body);
 	}
 
@@ -74,16 +94,36 @@ export class Api {
 		return this.request("DELETE", `/api/sessions/${id}`);
 	}
 
-	/** Every record of a session after `after`, page by page. */
-	async allRecords(id: string, after = 0): Promise<StoredRecord[]> {
-		const out: StoredRecord[] = [];
-		let cursor: number | undefined = after;
-		while (cursor !== undefined) {
-			const page: RecordsPage = await this.request("GET", `/api/sessions/${id}/records?after=${cursor}&limit=1000`);
-			out.push(...page.records);
-			cursor = page.nextAfter;
-		}
-		return out;
+	/** Up to `limit` records just before `before` (the newest ones with a large `before`). */
+	recordsBefore(id: string, before: number, limit = 1000): Promise<RecordsPage> {
+		return this.request("GET", `/api/sessions/${id}/records?before=${before}&limit=${limit}`);
+	}
+
+	/** Up to `limit` records after `after`. */
+	recordsAfter(id: string, after: number, limit = 1000): Promise<RecordsPage> {
+		return this.request("GET", `/api/sessions/${id}/records?after=${after}&limit=${limit}`);
+	}
+
+	/** Full-text search over message text (the store's search, as the CLI's `search`). */
+	search(text: string, options: { archived?: boolean; limit?: number } = {}): Promise<{ hits: SearchHit[] }> {
+		const query = new URLSearchParams({ q: text, limit: String(options.limit ?? 30) });
+		if (options.archived) query.set("archived", "true");
+		return this.request("GET", `/api/search?${query}`);
+	}
+
+	models(): Promise<ModelList> {
+		return this.request("GET", "/api/models");
+	}
+
+	label(id: string, targetSeq: number, label: string): Promise<SessionMetadata> {
+		return this.request("POST", `/api/sessions/${id}/labels`, { targetSeq, label });
+	}
+
+	/** The session exported in a format, as text (for a download or the clipboard). */
+	async exportText(id: string, format: ExportFormat): Promise<string> {
+		const response = await this.fetchWithToken("GET", `/api/sessions/${id}/export?format=${format}`);
+		if (!response.ok) await this.fail(response, "GET", "export");
+		return response.text();
 	}
 
 	context(id: string, leafSeq?: number | null): Promise<ContextView> {
@@ -91,23 +131,34 @@ export class Api {
 		return this.request("GET", `/api/sessions/${id}/context${query}`);
 	}
 
-	send(id: string, content: string): Promise<QueuedTurn> {
-		return this.request("POST", `/api/sessions/${id}/messages`, { content });
+	send(id: string, content: string, model?: string): Promise<QueuedTurn> {
+		return this.request("POST", `/api/sessions/${id}/messages`, model ? { content, model } : { content });
 	}
 
-	compact(id: string): Promise<{ compacted: boolean }> {
-		return this.request("POST", `/api/sessions/${id}/compact`, {});
+	compact(
+		id: string,
+		options: { customInstructions?: string; keepRecentTokens?: number } = {},
+	): Promise<{ compacted: boolean }> {
+		return this.request("POST", `/api/sessions/${id}/compact`, options);
 	}
 
-	fork(id: string, atSeq?: number): Promise<SessionMetadata> {
-		return this.request("POST", `/api/sessions/${id}/fork`, atSeq ? { atSeq } : {});
+	fork(id: string, options: { atSeq?: number; name?: string } = {}): Promise<SessionMetadata> {
+		return this.request("POST", `/api/sessions/${id}/fork`, options);
 	}
 
 	branch(id: string, atSeq: number): Promise<SessionMetadata> {
 		return this.request("POST", `/api/sessions/${id}/branch`, { atSeq });
 	}
 
-	private async request<T>(method: string, url: string, body?: unknown, retried = false): Promise<T> {
+	private async request<T>(method: string, url: string, body?: unknown): Promise<T> {
+		const response = await this.fetchWithToken(method, url, body);
+		if (response.status === 204) return undefined as T;
+		if (!response.ok) await this.fail(response, method, url);
+		return (await response.json()) as T;
+	}
+
+	/** fetch with the token; a 401 asks for one (once) and retries. */
+	private async fetchWithToken(method: string, url: string, body?: unknown, retried = false): Promise<Response> {
 		const headers: Record<string, string> = {};
 		if (body !== undefined) headers["Content-Type"] = "application/json";
 		const token = this.token;
@@ -119,16 +170,16 @@ export class Api {
 		});
 		if (response.status === 401 && !retried) {
 			await this.onUnauthorized();
-			return this.request(method, url, body, true);
+			return this.fetchWithToken(method, url, body, true);
 		}
-		if (response.status === 204) return undefined as T;
+		return response;
+	}
+
+	private async fail(response: Response, method: string, url: string): Promise<never> {
 		const payload = (await response.json().catch(() => undefined)) as
 			| { error?: { code?: string; message?: string } }
 			| undefined;
-		if (!response.ok) {
-			const message = payload?.error?.message ?? `${method} ${url} failed with HTTP ${response.status}`;
-			throw new ApiError(response.status, payload?.error?.code ?? "HTTP_ERROR", message);
-		}
-		return payload as T;
+		const message = payload?.error?.message ?? `${method} ${url} failed with HTTP ${response.status}`;
+		throw new ApiError(response.status, payload?.error?.code ?? "HTTP_ERROR", message);
 	}
 }

@@ -1,13 +1,14 @@
 import type { ContentBlock } from "@agent/session-format";
 import { type Child, h } from "./dom.js";
 import { argumentsPreview, preview } from "./format.js";
+import { markdownElement } from "./markdown-view.js";
 
-/** Renders content blocks: text as text, thinking and tool calls folded, images as a placeholder. */
+/** Renders content blocks: text as Markdown, thinking and tool calls folded, images as a placeholder. */
 export function renderBlocks(blocks: readonly ContentBlock[]): Child[] {
 	return blocks.map((block) => {
 		switch (block.type) {
 			case "text":
-				return h("div", { class: "text" }, block.text);
+				return markdownElement(block.text);
 			case "thinking":
 				return h(
 					"details",

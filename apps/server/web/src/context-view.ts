@@ -1,7 +1,9 @@
+import type { ContextMessage } from "@agent/session-format";
 import type { ContextView } from "./api.js";
 import { renderBlocks, renderToolResult } from "./content-view.js";
-import { h, replaceChildren } from "./dom.js";
+import { h } from "./dom.js";
 import { compactNumber } from "./format.js";
+import { VirtualList } from "./virtual-list.js";
 
 const ORIGIN_LABELS: Record<string, string> = {
 	message: "",
@@ -11,11 +13,49 @@ const ORIGIN_LABELS: Record<string, string> = {
 	ephemeral: "ephemeral",
 };
 
-/** Renders what the LLM sees for a leaf: the token estimate against the window, the system prompt, the messages. */
-export function renderContext(container: HTMLElement, view: ContextView): void {
+type ContextRow =
+	| { kind: "gauge"; view: ContextView }
+	| { kind: "system"; text: string }
+	| { kind: "message"; index: number; message: ContextMessage };
+
+/** What the LLM sees for a leaf, as a virtualized list: the token gauge, the system prompt, the messages. */
+export class ContextPanel {
+	private readonly list: VirtualList<ContextRow>;
+
+	constructor(container: HTMLElement) {
+		this.list = new VirtualList<ContextRow>({
+			scroller: container,
+			keyOf: (row) => (row.kind === "message" ? row.index : row.kind),
+			estimateSize: (row) => (row.kind === "message" ? 80 : 60),
+			render: renderContextRow,
+			gap: 10,
+		});
+	}
+
+	show(view: ContextView): void {
+		const rows: ContextRow[] = [{ kind: "gauge", view }];
+		if (view.context.systemPrompt) rows.push({ kind: "system", text: view.context.systemPrompt });
+		for (const [index, message] of view.context.messages.entries()) rows.push({ kind: "message", index, message });
+		this.list.setItems(rows);
+		this.list.refresh();
+	}
+}
+
+function renderContextRow(row: ContextRow): HTMLElement {
+	switch (row.kind) {
+		case "gauge":
+			return gauge(row.view);
+		case "system":
+			return h("details", { class: "fold system" }, h("summary", null, "system prompt"), h("pre", null, row.text));
+		case "message":
+			return contextMessage(row.message);
+	}
+}
+
+function gauge(view: ContextView): HTMLElement {
 	const context = view.context;
 	const share = view.contextWindow ? Math.min(1, context.estimatedTokens / view.contextWindow) : undefined;
-	const gauge = h(
+	return h(
 		"div",
 		{ class: "gauge", "data-testid": "token-estimate" },
 		h(
@@ -28,34 +68,31 @@ export function renderContext(container: HTMLElement, view: ContextView): void {
 		),
 		share !== undefined ? h("div", { class: "gauge-bar" }, barFill(share)) : null,
 	);
-	const system = context.systemPrompt
-		? h("details", { class: "fold system" }, h("summary", null, "system prompt"), h("pre", null, context.systemPrompt))
-		: null;
-	const messages = context.messages.map((message) => {
-		const origin = ORIGIN_LABELS[message.origin] ?? message.origin;
-		const body =
-			message.role === "toolResult"
-				? [
-						renderToolResult(message.content, {
-							...(message.toolName ? { toolName: message.toolName } : {}),
-							...(message.isError ? { isError: true } : {}),
-						}),
-					]
-				: renderBlocks(message.content);
-		return h(
-			"article",
-			{ class: `record message ${message.role}${message.origin !== "message" ? " synthetic" : ""}` },
-			h(
-				"div",
-				{ class: "who" },
-				message.role,
-				origin ? h("span", { class: "origin" }, origin) : null,
-				message.seq !== undefined ? h("span", { class: "seq" }, `#${message.seq}`) : null,
-			),
-			...body,
-		);
-	});
-	replaceChildren(container, gauge, system, ...messages);
+}
+
+function contextMessage(message: ContextMessage): HTMLElement {
+	const origin = ORIGIN_LABELS[message.origin] ?? message.origin;
+	const body =
+		message.role === "toolResult"
+			? [
+					renderToolResult(message.content, {
+						...(message.toolName ? { toolName: message.toolName } : {}),
+						...(message.isError ? { isError: true } : {}),
+					}),
+				]
+			: renderBlocks(message.content);
+	return h(
+		"article",
+		{ class: `record message ${message.role}${message.origin !== "message" ? " synthetic" : ""}` },
+		h(
+			"div",
+			{ class: "who" },
+			message.role,
+			origin ? h("span", { class: "origin" }, origin) : null,
+			message.seq !== undefined ? h("span", { class: "seq" }, `#${message.seq}`) : null,
+		),
+		...body,
+	);
 }
 
 function barFill(share: number): HTMLElement {

@@ -10,6 +10,14 @@ export type Props = {
 	type?: string;
 	value?: string;
 	onclick?: (event: MouseEvent) => void;
+	tabindex?: string;
+	href?: string;
+	datetime?: string;
+	role?: string;
+	placeholder?: string;
+	name?: string;
+	min?: string;
+	for?: string;
 	[attribute: `data-${string}`]: string | number | undefined;
 	[attribute: `aria-${string}`]: string | undefined;
 };

@@ -15,9 +15,11 @@ function base64url(text: string): string {
 }
 
 /**
- * A WebSocket to one of the server's event feeds that reconnects with backoff. `onOpen` runs on
- * every (re)connection once the server confirmed the subscription, so callers can reload what
- * they may have missed.
+ * A WebSocket to one of the server's event feeds that reconnects with backoff after any close it
+ * did not ask for (a normal 1000 from this side ends it; the server may drop a slow client, or
+ * restart). `onOpen` runs on every (re)connection once the server confirmed the subscription, so
+ * callers reload what they may have missed. `shouldReconnect` may veto a reconnection (e.g. the
+ * session is gone: 4404, or an upgrade refused with 404).
  */
 export class EventSocket {
 	private socket: WebSocket | undefined;
@@ -32,6 +34,7 @@ export class EventSocket {
 			onOpen?: () => void;
 			onStatus?: (status: "open" | "closed") => void;
 			token?: () => string | undefined;
+			shouldReconnect?: (code: number) => boolean | Promise<boolean>;
 		},
 	) {
 		this.connect();
@@ -74,12 +77,14 @@ export class EventSocket {
 			}
 			this.handlers.onEvent(parsed);
 		});
-		socket.addEventListener("close", (event) => {
-			if (this.socket !== socket) return;
+		socket.addEventListener("close", async (event) => {
+			if (this.socket !== socket || this.closed) return;
 			this.handlers.onStatus?.("closed");
 			// 4xxx: the server ended the feed for good (e.g. 4404, the session was deleted), except
 			// 4008: this page fell behind and was dropped; reconnect (onOpen reloads what was missed).
-			if (this.closed || (event.code >= 4000 && event.code !== SLOW_READER_CLOSE)) return;
+			const final = event.code === 1000 || (event.code >= 4000 && event.code !== SLOW_READER_CLOSE);
+			const reconnect = !final && (await (this.handlers.shouldReconnect?.(event.code) ?? true));
+			if (!reconnect || this.closed) return;
 			this.timer = setTimeout(() => this.connect(), this.retryMs);
 			this.retryMs = Math.min(this.retryMs * 2, 10_000);
 		});

@@ -28,3 +28,27 @@ export function argumentsPreview(args: Record<string, unknown>, max = 90): strin
 	const json = JSON.stringify(args) ?? "";
 	return json.length > max ? `${json.slice(0, max - 1)}…` : json;
 }
+
+/** A full local date and time, for tooltips: "Tue, 3 Feb 2026, 14:05:09". */
+export function fullDate(iso: string): string {
+	const time = Date.parse(iso);
+	if (Number.isNaN(time)) return iso;
+	return new Date(time).toLocaleString(undefined, { dateStyle: "full", timeStyle: "medium" });
+}
+
+/** The time of day, or the date and time when not today: "14:05", "3 Feb, 14:05". */
+export function shortTime(iso: string, now = Date.now()): string {
+	const time = Date.parse(iso);
+	if (Number.isNaN(time)) return "";
+	const date = new Date(time);
+	const sameDay = new Date(now).toDateString() === date.toDateString();
+	return sameDay
+		? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
+		: date.toLocaleString(undefined, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
+}
+
+/** A cost in dollars: "$0.0042", "$1.27"; "" for none. */
+export function formatCost(cost: number | undefined): string {
+	if (!cost) return "";
+	return cost < 0.01 ? `$${cost.toFixed(4)}` : `$${cost.toFixed(2)}`;
+}

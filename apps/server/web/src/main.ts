@@ -1,17 +1,15 @@
 import type { SessionEvent } from "@agent/session";
-import type { SessionMetadata } from "@agent/session-format";
 import { Api } from "./api.js";
 import { byId } from "./dom.js";
 import { EventSocket } from "./event-socket.js";
-import { renderSessionList } from "./session-list.js";
+import { MessageSearch } from "./message-search.js";
+import { SessionList } from "./session-list.js";
 import { SessionView } from "./session-view.js";
 
 const api = new Api();
 const el = {
-	list: byId("session-list"),
 	search: byId<HTMLInputElement>("search"),
 	archived: byId<HTMLInputElement>("show-archived"),
-	more: byId<HTMLButtonElement>("more-sessions"),
 	create: byId<HTMLButtonElement>("new-session"),
 	connection: byId("connection"),
 	tokenDialog: byId<HTMLDialogElement>("token-dialog"),
@@ -19,9 +17,8 @@ const el = {
 	tokenInput: byId<HTMLInputElement>("token-input"),
 };
 
-let sessions: SessionMetadata[] = [];
-let nextCursor: string | undefined;
 const busy = new Set<string>();
+let defaultModel: string | undefined;
 
 // A 401 opens the token dialog; every request waiting on it retries once a token is entered, and
 // the sockets (which cannot see a 401) reconnect at once with it.
@@ -40,50 +37,58 @@ api.onUnauthorized = () =>
 		if (!el.tokenDialog.open) el.tokenDialog.showModal();
 	});
 
-const view = new SessionView(api, (id) => {
-	location.hash = id ? `#/s/${id}` : "#/";
+const view = new SessionView(api, (hash, replace = false) => {
+	if (replace) history.replaceState(null, "", hash);
+	else location.hash = hash;
+	if (replace) route();
 });
 
-function idFromHash(): string | undefined {
-	const match = /^#\/s\/([0-9A-HJKMNP-TV-Z]{26})$/.exec(location.hash);
-	return match?.[1];
-}
+const list = new SessionList(byId("session-list"), api, {
+	onOpen: (id) => {
+		location.hash = `#/s/${id}`;
+	},
+	currentId: () => view.currentId,
+	busy,
+	onError: (message) => {
+		el.connection.textContent = message;
+	},
+});
 
-function renderList(): void {
-	renderSessionList(el.list, {
-		sessions,
-		currentId: view.currentId,
-		busy,
-		search: el.search.value.trim(),
-		onOpen: (id) => {
-			location.hash = `#/s/${id}`;
-		},
-	});
-	el.more.hidden = nextCursor === undefined;
-}
+const messageSearch = new MessageSearch(byId("message-results"), api, (id) => list.nameOf(id));
 
-let listRequest = 0;
-async function loadSessions(append = false): Promise<void> {
-	const request = ++listRequest;
-	try {
-		const page = await api.listSessions({
-			search: el.search.value.trim(),
-			archived: el.archived.checked,
-			...(append && nextCursor ? { cursor: nextCursor } : {}),
-		});
-		if (request !== listRequest) return;
-		sessions = append ? [...sessions, ...page.sessions] : page.sessions;
-		nextCursor = page.nextCursor;
-		renderList();
-	} catch (error) {
-		el.connection.textContent = (error as Error).message;
+/** #/ (the list), #/new (a new session), #/s/ID or #/s/ID/SEQ (a session, at a message). */
+function route(): void {
+	const hash = location.hash;
+	if (hash === "#/new") {
+		view.openDraft(defaultModel);
+	} else {
+		const match = /^#\/s\/([^/]+)(?:\/(\d+))?$/.exec(hash);
+		if (match) {
+			const id = match[1] as string;
+			if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) void view.open(id, match[2] ? Number(match[2]) : undefined);
+			else {
+				void view.open(undefined);
+				view.showNotFound("The link does not name a session.");
+			}
+		} else void view.open(undefined);
 	}
+	list.redraw();
+}
+
+function reloadList(): void {
+	void list.reload({ search: el.search.value.trim(), archived: el.archived.checked });
+}
+
+/** The search box filters the sessions by name and finds messages by their text. */
+function search(): void {
+	reloadList();
+	void messageSearch.search(el.search.value.trim(), el.archived.checked);
 }
 
 let reloadTimer: ReturnType<typeof setTimeout> | undefined;
 function reloadSoon(): void {
 	if (reloadTimer) clearTimeout(reloadTimer);
-	reloadTimer = setTimeout(() => void loadSessions(), 150);
+	reloadTimer = setTimeout(reloadList, 150);
 }
 
 function onFeedEvent(event: SessionEvent): void {
@@ -91,23 +96,16 @@ function onFeedEvent(event: SessionEvent): void {
 		case "turn.queued":
 		case "turn.started":
 			busy.add(event.sessionId);
-			renderList();
+			list.redraw();
 			break;
 		case "turn.completed":
 		case "turn.failed":
 			busy.delete(event.sessionId);
-			renderList();
+			list.redraw();
 			break;
-		case "session.updated": {
-			const index = sessions.findIndex((session) => session.id === event.sessionId);
-			if (index >= 0) {
-				sessions[index] = event.metadata;
-				sessions.sort((a, b) => b.lastMessageAt.localeCompare(a.lastMessageAt));
-				renderList();
-			}
-			reloadSoon();
+		case "session.updated":
+			list.update(event.metadata);
 			break;
-		}
 		case "session.created":
 		case "session.deleted":
 			reloadSoon();
@@ -120,39 +118,57 @@ function onFeedEvent(event: SessionEvent): void {
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 el.search.addEventListener("input", () => {
 	if (searchTimer) clearTimeout(searchTimer);
-	searchTimer = setTimeout(() => void loadSessions(), 200);
+	searchTimer = setTimeout(search, 250);
 });
-el.archived.addEventListener("change", () => void loadSessions());
-el.more.addEventListener("click", () => void loadSessions(true));
-el.create.addEventListener("click", async () => {
-	el.create.disabled = true;
-	try {
-		const created = await api.createSession();
-		location.hash = `#/s/${created.id}`;
-		byId<HTMLTextAreaElement>("message").focus();
-	} catch (error) {
-		el.connection.textContent = (error as Error).message;
-	} finally {
-		el.create.disabled = false;
+el.search.addEventListener("keydown", (event) => {
+	if (event.key === "ArrowDown") {
+		event.preventDefault();
+		list.focusFirst();
+	}
+	if (event.key === "Escape") {
+		el.search.value = "";
+		search();
+		el.search.blur();
+	}
+});
+el.archived.addEventListener("change", search);
+el.create.addEventListener("click", () => {
+	location.hash = "#/new";
+});
+
+// "/" searches (unless typing somewhere); Esc lets go of the selected message.
+document.addEventListener("keydown", (event) => {
+	const target = event.target as HTMLElement;
+	const typing = target.closest("input, textarea, select, [contenteditable]") !== null;
+	if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey) {
+		event.preventDefault();
+		el.search.focus();
+		el.search.select();
+	}
+	if (event.key === "Escape" && !typing && view.selectedSeq !== null && !document.querySelector("dialog[open]")) {
+		view.select(null);
 	}
 });
 
-window.addEventListener("hashchange", () => {
-	view.open(idFromHash());
-	// Load at once too: a server that needs a token answers 401 here, which asks for it.
-	void loadSessions();
-	renderList();
-});
+window.addEventListener("hashchange", route);
 
 const feed = new EventSocket("/api/events", {
 	token: () => api.token,
-	onOpen: () => void loadSessions(),
+	onOpen: reloadList,
 	onEvent: onFeedEvent,
 	onStatus: (status) => {
 		el.connection.textContent = status === "open" ? "live" : "reconnecting…";
 		el.connection.classList.toggle("live", status === "open");
 	},
 });
-view.open(idFromHash());
+
+api
+	.models()
+	.then((models) => {
+		defaultModel = models.default;
+		view.setModels(models);
+	})
+	.catch(() => {});
+route();
 // Load at once too: a server that needs a token answers 401 here, which asks for it.
-void loadSessions();
+reloadList();

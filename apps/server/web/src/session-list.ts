@@ -1,53 +1,202 @@
 import type { SessionMetadata } from "@agent/session-format";
-import { h, replaceChildren } from "./dom.js";
-import { relativeTime } from "./format.js";
+import type { Api } from "./api.js";
+import { h } from "./dom.js";
+import { fullDate, relativeTime } from "./format.js";
+import { VirtualList } from "./virtual-list.js";
 
-export interface SessionListOptions {
-	sessions: readonly SessionMetadata[];
-	currentId: string | undefined;
+type ListRow = { kind: "session"; session: SessionMetadata } | { kind: "hint"; text: string };
+
+const PAGE = 100;
+/** Load the next page when the view is this close to the end of what is loaded, in px. */
+const PREFETCH_PX = 800;
+
+export interface SessionListHandlers {
+	onOpen(id: string): void;
+	currentId(): string | undefined;
 	/** Sessions with a turn queued or running. */
 	busy: ReadonlySet<string>;
-	/** What the list was filtered by, for the empty message. */
-	search: string;
-	onOpen: (id: string) => void;
+	onError(message: string): void;
 }
 
-/** Renders the session list, newest activity first as the server sorted it. */
-export function renderSessionList(list: HTMLElement, options: SessionListOptions): void {
-	if (options.sessions.length === 0) {
-		const text = options.search ? `No session matches “${options.search}”.` : "No sessions yet.";
-		replaceChildren(list, h("li", { class: "hint" }, text));
-		return;
+/**
+ * The session list, newest activity first as the server sorts it: virtualized, and loading the
+ * next page as the view nears its end (one continuous scroll over thousands of sessions).
+ * Arrow keys move between sessions, Enter opens one.
+ */
+export class SessionList {
+	private sessions: SessionMetadata[] = [];
+	private nextCursor: string | undefined;
+	private filter = { search: "", archived: false };
+	private request = 0;
+	private loadingMore = false;
+	private readonly list: VirtualList<ListRow>;
+
+	constructor(
+		scroller: HTMLElement,
+		private readonly api: Api,
+		private readonly handlers: SessionListHandlers,
+	) {
+		this.list = new VirtualList<ListRow>({
+			scroller,
+			keyOf: (row) => (row.kind === "session" ? row.session.id : "hint"),
+			estimateSize: () => 61,
+			render: (row) => this.renderRow(row),
+			onChange: () => this.maybeLoadMore(),
+		});
+		scroller.addEventListener("keydown", (event) => this.onKey(event));
 	}
-	replaceChildren(
-		list,
-		...options.sessions.map((session) => {
-			const badges = [
-				session.source === "cron" ? h("span", { class: "badge" }, `cron ${session.cronJobId ?? ""}`.trim()) : null,
-				session.archivedAt ? h("span", { class: "badge" }, "archived") : null,
-				session.forkedFrom ? h("span", { class: "badge" }, "fork") : null,
-				options.busy.has(session.id) ? h("span", { class: "badge busy", title: "a turn is running" }, "working") : null,
-			];
-			return h(
-				"li",
-				null,
+
+	/** Loads the first page for a filter (or the current one again). */
+	async reload(filter: { search: string; archived: boolean } = this.filter): Promise<void> {
+		this.filter = filter;
+		const request = ++this.request;
+		try {
+			const page = await this.api.listSessions({ ...filter, limit: PAGE });
+			if (request !== this.request) return;
+			this.sessions = page.sessions;
+			this.nextCursor = page.nextCursor;
+			this.show();
+		} catch (error) {
+			this.handlers.onError((error as Error).message);
+		}
+	}
+
+	/** A session's new metadata (from the live feed): moved to its place by activity. */
+	update(metadata: SessionMetadata): void {
+		const index = this.sessions.findIndex((session) => session.id === metadata.id);
+		if (index < 0) return;
+		this.sessions[index] = metadata;
+		this.sessions.sort((a, b) => b.lastMessageAt.localeCompare(a.lastMessageAt));
+		this.show([metadata.id]);
+	}
+
+	/** Re-draws rows (the current session or the busy ones changed). */
+	redraw(): void {
+		this.list.refresh();
+	}
+
+	get loaded(): number {
+		return this.sessions.length;
+	}
+
+	/** A loaded session's name, if it has one. */
+	nameOf(id: string): string | undefined {
+		return this.sessions.find((session) => session.id === id)?.name;
+	}
+
+	private show(changed?: string[]): void {
+		const rows: ListRow[] = this.sessions.map((session) => ({ kind: "session", session }));
+		if (rows.length === 0) {
+			const search = this.filter.search;
+			rows.push({ kind: "hint", text: search ? `No session matches “${search}”.` : "No sessions yet." });
+		}
+		this.list.setItems(rows);
+		this.list.refresh(changed);
+		this.maybeLoadMore();
+	}
+
+	private maybeLoadMore(): void {
+		if (!this.nextCursor || this.loadingMore || this.list.distanceFromEnd() > PREFETCH_PX) return;
+		const cursor = this.nextCursor;
+		const request = this.request;
+		this.loadingMore = true;
+		this.api
+			.listSessions({ ...this.filter, cursor, limit: PAGE })
+			.then((page) => {
+				if (request !== this.request) return;
+				const known = new Set(this.sessions.map((session) => session.id));
+				this.sessions.push(...page.sessions.filter((session) => !known.has(session.id)));
+				this.nextCursor = page.nextCursor;
+				this.show([]);
+			})
+			.catch((error: Error) => this.handlers.onError(error.message))
+			.finally(() => {
+				this.loadingMore = false;
+			});
+	}
+
+	private renderRow(row: ListRow): HTMLElement {
+		if (row.kind === "hint") return h("div", { class: "hint" }, row.text);
+		const session = row.session;
+		const badges = [
+			session.source === "cron" ? h("span", { class: "badge" }, `cron ${session.cronJobId ?? ""}`.trim()) : null,
+			session.archivedAt ? h("span", { class: "badge" }, "archived") : null,
+			session.forkedFrom ? h("span", { class: "badge" }, "fork") : null,
+			this.handlers.busy.has(session.id)
+				? h("span", { class: "badge busy", title: "a turn is running" }, "working")
+				: null,
+		];
+		const current = session.id === this.handlers.currentId();
+		return h(
+			"div",
+			{ class: "session-row" },
+			h(
+				"button",
+				{
+					type: "button",
+					class: `session-item${current ? " current" : ""}`,
+					"data-testid": "session-item",
+					"data-id": session.id,
+					"aria-current": current ? "true" : undefined,
+					onclick: () => this.handlers.onOpen(session.id),
+				},
 				h(
-					"button",
-					{
-						type: "button",
-						class: `session-item${session.id === options.currentId ? " current" : ""}`,
-						"data-testid": "session-item",
-						"data-id": session.id,
-						onclick: () => options.onOpen(session.id),
-					},
-					h("span", { class: "session-title" }, session.name ?? "Untitled session", ...badges),
+					"span",
+					{ class: "session-title" },
+					h("span", { class: "title-text" }, session.name ?? "Untitled session"),
+					...badges,
+				),
+				h(
+					"span",
+					{ class: "session-sub" },
+					`${session.messageCount} messages · ${session.model || "default model"} · `,
 					h(
-						"span",
-						{ class: "session-sub" },
-						`${session.messageCount} messages · ${session.model || "default model"} · ${relativeTime(session.lastMessageAt)}`,
+						"time",
+						{
+							datetime: session.lastMessageAt,
+							title: `last activity ${fullDate(session.lastMessageAt)}\ncreated ${fullDate(session.createdAt)}`,
+						},
+						relativeTime(session.lastMessageAt),
 					),
 				),
-			);
-		}),
-	);
+			),
+		);
+	}
+
+	/** Up/Down move the focus between sessions (scrolling it into view), Home/End to the ends. */
+	private onKey(event: KeyboardEvent): void {
+		const focused = (event.target as HTMLElement).closest<HTMLElement>("[data-id]");
+		if (!focused) return;
+		const index = this.sessions.findIndex((session) => session.id === focused.dataset.id);
+		const target =
+			event.key === "ArrowDown"
+				? index + 1
+				: event.key === "ArrowUp"
+					? index - 1
+					: event.key === "Home"
+						? 0
+						: event.key === "End"
+							? this.sessions.length - 1
+							: undefined;
+		if (target === undefined) return;
+		event.preventDefault();
+		this.focusSession(Math.max(0, Math.min(this.sessions.length - 1, target)));
+	}
+
+	/** Focuses the first session (from the search box's Down key). */
+	focusFirst(): void {
+		if (this.sessions.length > 0) this.focusSession(0);
+	}
+
+	private focusSession(index: number): void {
+		const id = this.sessions[index]?.id;
+		if (!id) return;
+		this.list.scrollToKey(id, "center");
+		const focus = (tries: number) => {
+			const button = this.list.rowOf(id)?.querySelector<HTMLButtonElement>("button");
+			if (button) button.focus({ preventScroll: true });
+			else if (tries > 0) requestAnimationFrame(() => focus(tries - 1));
+		};
+		focus(5);
+	}
 }

@@ -1,166 +1,105 @@
-import type { CompactionRecord, SessionTree, StoredRecord } from "@agent/session-format";
+import type { SessionTree, StoredRecord } from "@agent/session-format";
 import { siblingsOf } from "./branches.js";
-import { renderBlocks, renderToolResult } from "./content-view.js";
-import { type Child, h, replaceChildren } from "./dom.js";
-import { compactNumber } from "./format.js";
+import { hasRow } from "./shown-records.js";
 
-export interface TranscriptOptions {
+export { hasRow };
+
+/** One row of the transcript list: a record, a branch switcher, or a note. */
+export type TranscriptRow =
+	| { kind: "record"; key: number; record: StoredRecord }
+	| { kind: "switcher"; key: string; seq: number; siblings: readonly number[] }
+	| { kind: "older"; key: "older" }
+	| { kind: "hint"; key: string; text: string }
+	| { kind: "streaming"; key: "streaming" };
+
+export interface TranscriptInput {
 	tree: SessionTree;
 	/** The leaf whose path is shown. */
 	leaf: number | null;
 	/** The session's active leaf (where the next message goes). */
 	activeLeaf: number | null;
-	selectedSeq: number | null;
-	onSelect: (seq: number) => void;
-	/** Switch to the sibling branch starting at `seq`. */
-	onSwitch: (seq: number) => void;
+	/** True once every record of the session is loaded (else older ones are still coming). */
+	complete: boolean;
+	streaming: boolean;
 }
 
-/** Renders the path to the leaf: messages, folded tool calls and results, compaction dividers, branch switchers. */
-export function renderTranscript(container: HTMLElement, options: TranscriptOptions): void {
-	const { tree, leaf } = options;
-	const path = leaf === null ? [] : tree.path(leaf);
-	const labels = tree.labels();
-	const rows: Child[] = [];
-	for (const record of path) {
-		const siblings = siblingsOf(tree, record.seq);
-		if (siblings.length > 1) rows.push(branchSwitcher(record.seq, siblings, options.onSwitch));
-		const row = renderRecord(record);
-		if (!row) continue;
-		row.dataset.seq = String(record.seq);
-		if (record.seq === options.selectedSeq) row.classList.add("selected");
-		const label = labels.get(record.seq);
-		if (label) row.prepend(h("span", { class: "label-chip" }, label));
-		row.addEventListener("click", (event) => {
-			if ((event.target as HTMLElement).closest("summary, a, button")) return;
-			options.onSelect(record.seq);
+/**
+ * The rows for the path to the leaf: its records (tool calls and results included), a switcher
+ * wherever the path passes a branch point, a note while older records are still loading, and
+ * the reply streaming in. Pure data: the list draws only the rows in view.
+ */
+export function transcriptRows(input: TranscriptInput, cache?: PathRowsCache): TranscriptRow[] {
+	const { tree, leaf } = input;
+	const rows: TranscriptRow[] = leaf !== null && tree.has(leaf) ? [...pathRows(input, cache)] : [];
+	if (rows.length === 0 && !input.streaming) {
+		rows.push({ kind: "hint", key: "empty", text: "No messages yet. Say something below." });
+	}
+	if (input.streaming) rows.push({ kind: "streaming", key: "streaming" });
+	if (leaf !== null && input.activeLeaf !== null && leaf !== input.activeLeaf) {
+		rows.push({
+			kind: "hint",
+			key: "other-branch",
+			text: `You are viewing another branch; new messages continue the active branch (#${input.activeLeaf}).`,
 		});
-		rows.push(row);
 	}
-	if (path.length === 0) rows.push(h("p", { class: "hint" }, "No messages yet. Say something below."));
-	if (leaf !== null && options.activeLeaf !== null && leaf !== options.activeLeaf) {
-		rows.push(
-			h(
-				"p",
-				{ class: "hint" },
-				`You are viewing another branch; new messages continue the active branch (#${options.activeLeaf}).`,
-			),
-		);
-	}
-	replaceChildren(container, ...rows);
+	return rows;
 }
 
-function branchSwitcher(seq: number, siblings: readonly number[], onSwitch: (seq: number) => void): HTMLElement {
-	const index = siblings.indexOf(seq);
-	const previous = siblings[index - 1];
-	const next = siblings[index + 1];
-	return h(
-		"div",
-		{ class: "branch-switcher", "data-testid": "branch-switcher" },
-		h(
-			"button",
-			{
-				type: "button",
-				class: "link",
-				"aria-label": "previous branch",
-				onclick: () => previous !== undefined && onSwitch(previous),
-				disabled: previous === undefined,
-			},
-			"‹",
-		),
-		`branch ${index + 1} of ${siblings.length}`,
-		h(
-			"button",
-			{
-				type: "button",
-				class: "link",
-				"aria-label": "next branch",
-				onclick: () => next !== undefined && onSwitch(next),
-				disabled: next === undefined,
-			},
-			"›",
-		),
-	);
+/**
+ * The rows of the path to a leaf, kept for the next call: when the new leaf is a child of the
+ * last one (a record appended where the view is), its rows are the last ones plus its own, so a
+ * long session does not walk its whole path again for every record of a turn.
+ */
+export interface PathRowsCache {
+	tree?: SessionTree;
+	leaf?: number;
+	complete?: boolean;
+	/** The tree's size then: the rows are reused only when nothing else was added since. */
+	size?: number;
+	rows?: TranscriptRow[];
 }
 
-function renderRecord(record: StoredRecord): HTMLElement | undefined {
-	switch (record.recordType) {
-		case "message":
-			if (record.role === "toolResult") {
-				return h(
-					"article",
-					{ class: "record tool", "data-role": "toolResult" },
-					renderToolResult(record.content, {
-						...(record.toolName ? { toolName: record.toolName } : {}),
-						...(record.isError ? { isError: true } : {}),
-					}),
-				);
-			}
-			return h(
-				"article",
-				{ class: `record message ${record.role}`, "data-role": record.role },
-				h("div", { class: "who" }, record.role === "user" ? "You" : (record.model ?? "assistant")),
-				...renderBlocks(record.content),
-				record.errorMessage ? h("div", { class: "error-text" }, record.errorMessage) : null,
-			);
-		case "compaction":
-			return compactionDivider(record);
-		case "branch_summary":
-			return h(
-				"article",
-				{ class: "record divider" },
-				h(
-					"details",
-					{ class: "fold" },
-					h("summary", null, `Came back from branch #${record.fromSeq}`),
-					h("pre", { class: "summary-text" }, record.summary),
-				),
-			);
-		case "custom_message":
-			if (!record.display) return undefined;
-			return h(
-				"article",
-				{ class: "record note" },
-				h("div", { class: "who" }, record.customType),
-				...renderBlocks(record.content),
-			);
-		case "session_info":
-			return record.name ? h("article", { class: "record note" }, `Named “${record.name}”`) : undefined;
-		case "model_change":
-			return h("article", { class: "record note" }, `Model → ${record.provider}/${record.modelId}`);
-		case "thinking_level_change":
-			return h("article", { class: "record note" }, `Thinking → ${record.thinkingLevel}`);
-		case "opaque":
-			return h(
-				"article",
-				{ class: "record note" },
-				`A “${record.declaredType}” record this page does not know (kept as is)`,
-			);
-		default:
-			return undefined;
+function pathRows(input: TranscriptInput, cache: PathRowsCache = {}): TranscriptRow[] {
+	const { tree } = input;
+	const leaf = input.leaf as number;
+	const record = tree.get(leaf) as StoredRecord;
+	const reuse =
+		cache.rows !== undefined &&
+		cache.tree === tree &&
+		cache.complete === input.complete &&
+		cache.leaf !== undefined &&
+		((cache.leaf === leaf && cache.size === tree.size) ||
+			(tree.parentOf(leaf) === cache.leaf && cache.size === tree.size - 1));
+	let rows: TranscriptRow[];
+	if (reuse && cache.leaf === leaf) {
+		rows = cache.rows as TranscriptRow[];
+	} else if (reuse && siblingsOf(tree, leaf).length === 1) {
+		rows = hasRow(record)
+			? [...(cache.rows as TranscriptRow[]), { kind: "record", key: leaf, record }]
+			: (cache.rows as TranscriptRow[]);
+	} else {
+		rows = [];
+		const path = tree.path(leaf);
+		const first = path[0];
+		const reachesRoot = first !== undefined && tree.parentOf(first.seq) === null;
+		if (!reachesRoot && !input.complete) rows.push({ kind: "older", key: "older" });
+		for (const step of path) {
+			const siblings = siblingsOf(tree, step.seq);
+			if (siblings.length > 1) rows.push({ kind: "switcher", key: `switch-${step.seq}`, seq: step.seq, siblings });
+			if (hasRow(step)) rows.push({ kind: "record", key: step.seq, record: step });
+		}
 	}
+	Object.assign(cache, { tree, leaf, complete: input.complete, size: tree.size, rows });
+	return rows;
 }
 
-function compactionDivider(record: CompactionRecord): HTMLElement {
-	const files = [
-		...record.modifiedFiles.map((file) => `modified ${file}`),
-		...record.readFiles.map((file) => `read ${file}`),
-	];
-	return h(
-		"article",
-		{ class: "record divider compaction", "data-testid": "compaction" },
-		h(
-			"details",
-			{ class: "fold" },
-			h(
-				"summary",
-				null,
-				`Compacted: ${compactNumber(record.tokensBefore)} tokens summarized`,
-				record.trigger ? ` (${record.trigger})` : "",
-				`, messages from #${record.firstKeptSeq} kept`,
-			),
-			h("pre", { class: "summary-text" }, record.summary),
-			files.length > 0 ? h("ul", { class: "files" }, ...files.map((file) => h("li", null, file))) : null,
-		),
-	);
+/** A first guess of a row's height, before it is drawn and measured. */
+export function estimateRowHeight(row: TranscriptRow): number {
+	if (row.kind !== "record") return row.kind === "streaming" ? 90 : 36;
+	const record = row.record;
+	if (record.recordType !== "message") return 44;
+	if (record.role === "toolResult") return 44;
+	let chars = 0;
+	for (const block of record.content) if (block.type === "text") chars += block.text.length;
+	return 64 + Math.min(1200, Math.ceil(chars / 90) * 22);
 }

@@ -1,3 +1,4 @@
+import { MARKDOWN_CSS, renderMarkdown } from "@agent/markdown";
 import type { ContentBlock } from "@agent/session-format";
 import { activePath } from "./active-path.js";
 import type { ExportInfo, RecordSource } from "./record-source.js";
@@ -30,7 +31,9 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export async function* htmlChunks(source: RecordSource, info: ExportInfo): AsyncGenerator<string> {
 	const { onPath, total } = await activePath(source, info.leafSeq);
 	const { title, facts } = headerFacts(info);
-	yield `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="${CSP}">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n<style>${STYLE}</style>\n</head>\n<body>\n<h1>${escapeHtml(title)}</h1>\n<dl>${facts.map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`).join("")}</dl>\n`;
+	yield `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="${CSP}">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>${escapeHtml(title)}</title>\n<style>${STYLE}\n`;
+	// The rendered Markdown's stylesheet (the web page's too), in a chunk of its own.
+	yield `${MARKDOWN_CSS}</style>\n</head>\n<body>\n<h1>${escapeHtml(title)}</h1>\n<dl>${facts.map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`).join("")}</dl>\n`;
 	let custom = 0;
 	for await (const record of source()) {
 		if (!onPath.has(record.seq)) continue;
@@ -57,7 +60,7 @@ function htmlItem(item: TranscriptItem): string {
 				item.files && item.files.length > 0
 					? `<p class="note">Files: ${item.files.map(escapeHtml).join(", ")}</p>`
 					: "";
-			return `<section class="summary"><header>${escapeHtml(item.title)}${small}</header><div class="text">${escapeHtml(item.summary)}</div>${files}</section>`;
+			return `<section class="summary"><header>${escapeHtml(item.title)}${small}</header><div class="markdown">${renderMarkdown(item.summary)}</div>${files}</section>`;
 		}
 		case "note":
 			return `<p class="note">${escapeHtml(item.text)} ${small}</p>`;
@@ -69,7 +72,10 @@ function blocksHtml(blocks: readonly ContentBlock[], asOutput: boolean): string 
 	for (const block of blocks) {
 		switch (block.type) {
 			case "text":
-				out += asOutput ? `<pre>${escapeHtml(block.text)}</pre>` : `<div class="text">${escapeHtml(block.text)}</div>`;
+				// Message text is Markdown, rendered the way the web page renders it (raw HTML escaped).
+				out += asOutput
+					? `<pre>${escapeHtml(block.text)}</pre>`
+					: `<div class="markdown">${renderMarkdown(block.text)}</div>`;
 				break;
 			case "thinking":
 				out += block.redacted

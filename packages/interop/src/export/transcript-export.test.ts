@@ -137,11 +137,34 @@ describe("HTML page", () => {
 	it("escapes everything from the session", async () => {
 		const html = await collect(exportRecords(source, INFO, "html"));
 		expect(html).toContain("<title>Demo &#60;b&#62;session&#60;/b&#62;</title>");
-		expect(html).toContain("Run &#60;script&#62;alert(1)&#60;/script&#62; &#38; tell me");
+		expect(html).toContain("Run &lt;script&gt;alert(1)&lt;/script&gt; &amp; tell me");
 		expect(html).not.toContain("<script>alert");
 		expect(html).not.toContain('onload="alert(1)');
 		expect(html).toContain("image/svg+xml&#34; onload=&#34;alert(1), 0 bytes, not shown");
 		expect(html).not.toContain("Abandoned answer");
+	});
+
+	it("renders message text and summaries as Markdown, code highlighted, as the web page does", async () => {
+		const markdownSource = recordsFrom(
+			storedRecords([
+				{ recordType: "message", role: "user", content: text("Is **this** bold?") },
+				{ recordType: "message", role: "assistant", content: text("Yes:\n\n```js\nconst a = 1;\n```") },
+				{
+					recordType: "compaction",
+					summary: "## Goal\n- ship it",
+					firstKeptSeq: 2,
+					tokensBefore: 9,
+					readFiles: [],
+					modifiedFiles: [],
+				},
+			]),
+		);
+		const html = await collect(exportRecords(markdownSource, INFO, "html"));
+		expect(html).toContain('<div class="markdown"><p>Is <strong>this</strong> bold?</p>');
+		expect(html).toContain('<code class="hljs language-js"><span class="hljs-keyword">const</span>');
+		expect(html).toContain("<h2>Goal</h2>\n<ul>\n<li>ship it</li>");
+		expect(html).toContain(".hljs-keyword,");
+		expect(html).not.toContain("**this**");
 	});
 });
 

@@ -1,0 +1,242 @@
+import type { CompactionRecord, MessageRecord, StoredRecord } from "@agent/session-format";
+import { renderBlocks, renderToolResult } from "./content-view.js";
+import { h } from "./dom.js";
+import { compactNumber, formatCost, fullDate, shortTime } from "./format.js";
+import { markdownElement } from "./markdown-view.js";
+import type { TranscriptRow } from "./transcript.js";
+
+/** What can be done from one message. */
+export type MessageAction = "branch" | "fork" | "label" | "edit" | "retry" | "copy";
+
+export interface RowContext {
+	selectedSeq: number | null;
+	labels: ReadonlyMap<number, string>;
+	/** The streaming reply's row (one element, kept while the reply grows). */
+	streamingRow: HTMLElement;
+	onSelect(seq: number): void;
+	/** Show the sibling branch starting at `seq`. */
+	onSwitch(seq: number): void;
+	onAction(action: MessageAction, record: StoredRecord): void;
+}
+
+/** Draws one transcript row. */
+export function renderRow(row: TranscriptRow, context: RowContext): HTMLElement {
+	switch (row.kind) {
+		case "streaming":
+			return context.streamingRow;
+		case "older":
+			return h("p", { class: "hint", "data-testid": "loading-older" }, "Loading earlier messages…");
+		case "hint":
+			return h("p", { class: "hint" }, row.text);
+		case "switcher":
+			return branchSwitcher(row.seq, row.siblings, context.onSwitch);
+		case "record":
+			return recordRow(row.record, context);
+	}
+}
+
+function recordRow(record: StoredRecord, context: RowContext): HTMLElement {
+	const body = recordBody(record, context);
+	const selected = record.seq === context.selectedSeq;
+	const wrapper = h(
+		"div",
+		{ class: `row${selected ? " selected" : ""}`, "data-seq": record.seq, tabindex: "-1" },
+		body,
+	);
+	const label = context.labels.get(record.seq);
+	if (label) body.prepend(h("span", { class: "label-chip", title: `label: ${label}` }, label));
+	if (record.recordType === "message") {
+		body.setAttribute("tabindex", "0");
+		body.setAttribute("aria-label", `${record.role} message #${record.seq}${selected ? ", selected" : ""}`);
+		body.addEventListener("click", (event) => {
+			if ((event.target as HTMLElement).closest("summary, a, button, input")) return;
+			context.onSelect(record.seq);
+		});
+		body.addEventListener("keydown", (event) => {
+			if (event.target !== body || (event.key !== "Enter" && event.key !== " ")) return;
+			event.preventDefault();
+			context.onSelect(record.seq);
+		});
+		if (selected) wrapper.append(actionBar(record, context));
+	}
+	return wrapper;
+}
+
+function actionBar(record: MessageRecord, context: RowContext): HTMLElement {
+	const act = (action: MessageAction) => () => context.onAction(action, record);
+	return h(
+		"div",
+		{ class: "message-actions", "data-testid": "message-actions" },
+		record.role === "user" ? h("button", { type: "button", onclick: act("edit") }, "Edit & resend") : null,
+		h(
+			"button",
+			{ type: "button", onclick: act("branch"), title: "The next message continues from here" },
+			"Branch here",
+		),
+		h(
+			"button",
+			{ type: "button", onclick: act("fork"), title: "A new session with the conversation up to here" },
+			"Fork",
+		),
+		h("button", { type: "button", onclick: act("label") }, "Label"),
+		h("button", { type: "button", onclick: act("copy") }, "Copy"),
+	);
+}
+
+function recordBody(record: StoredRecord, context: RowContext): HTMLElement {
+	switch (record.recordType) {
+		case "message":
+			return messageBody(record, context);
+		case "compaction":
+			return compactionDivider(record);
+		case "branch_summary":
+			return h(
+				"article",
+				{ class: "record divider" },
+				h(
+					"details",
+					{ class: "fold" },
+					h("summary", null, `Came back from branch #${record.fromSeq}`),
+					markdownElement(record.summary, "summary-text"),
+				),
+			);
+		case "custom_message":
+			return h(
+				"article",
+				{ class: "record message custom" },
+				h("div", { class: "who" }, record.customType),
+				...renderBlocks(record.content),
+			);
+		case "session_info":
+			return h("article", { class: "record note" }, `Named “${record.name ?? ""}”`);
+		case "model_change":
+			return h("article", { class: "record note" }, `Model → ${record.provider}/${record.modelId}`);
+		case "thinking_level_change":
+			return h("article", { class: "record note" }, `Thinking → ${record.thinkingLevel}`);
+		case "opaque":
+			return h(
+				"article",
+				{ class: "record note" },
+				`A “${record.declaredType}” record this page does not know (kept as is)`,
+			);
+		default:
+			return h("article", { class: "record note" }, record.recordType);
+	}
+}
+
+function messageBody(record: MessageRecord, context: RowContext): HTMLElement {
+	if (record.role === "toolResult") {
+		return h(
+			"article",
+			{ class: "record tool", "data-role": "toolResult" },
+			renderToolResult(record.content, {
+				...(record.toolName ? { toolName: record.toolName } : {}),
+				...(record.isError ? { isError: true } : {}),
+			}),
+		);
+	}
+	const failed = record.role === "assistant" && (record.stopReason === "error" || record.errorMessage !== undefined);
+	return h(
+		"article",
+		{ class: `record message ${record.role}`, "data-role": record.role },
+		messageHeader(record),
+		...renderBlocks(record.content),
+		record.errorMessage ? h("div", { class: "error-text" }, record.errorMessage) : null,
+		failed
+			? h(
+					"button",
+					{ type: "button", class: "retry", "data-testid": "retry", onclick: () => context.onAction("retry", record) },
+					"Retry",
+				)
+			: null,
+	);
+}
+
+/** Who wrote it, when, and for replies the tokens and cost. */
+function messageHeader(record: MessageRecord): HTMLElement {
+	const who = record.role === "user" ? "You" : (record.model ?? "assistant");
+	const usage = record.usage;
+	const cost = formatCost(usage?.cost?.total);
+	const usageText = usage
+		? `${compactNumber(usage.input + usage.cacheRead)} in · ${compactNumber(usage.output)} out${cost ? ` · ${cost}` : ""}`
+		: "";
+	return h(
+		"div",
+		{ class: "who" },
+		h("span", { class: "author" }, who),
+		h(
+			"time",
+			{ class: "when", datetime: record.timestamp, title: fullDate(record.timestamp) },
+			shortTime(record.timestamp),
+		),
+		usageText
+			? h(
+					"span",
+					{
+						class: "usage",
+						"data-testid": "usage",
+						title: `${usage?.totalTokens ?? 0} tokens (cache read ${usage?.cacheRead ?? 0}, cache write ${usage?.cacheWrite ?? 0})`,
+					},
+					usageText,
+				)
+			: null,
+		h("span", { class: "seq" }, `#${record.seq}`),
+	);
+}
+
+function branchSwitcher(seq: number, siblings: readonly number[], onSwitch: (seq: number) => void): HTMLElement {
+	const index = siblings.indexOf(seq);
+	const previous = siblings[index - 1];
+	const next = siblings[index + 1];
+	return h(
+		"div",
+		{ class: "branch-switcher", "data-testid": "branch-switcher" },
+		h(
+			"button",
+			{
+				type: "button",
+				class: "link",
+				"aria-label": "previous branch",
+				onclick: () => previous !== undefined && onSwitch(previous),
+				disabled: previous === undefined,
+			},
+			"‹",
+		),
+		`branch ${index + 1} of ${siblings.length}`,
+		h(
+			"button",
+			{
+				type: "button",
+				class: "link",
+				"aria-label": "next branch",
+				onclick: () => next !== undefined && onSwitch(next),
+				disabled: next === undefined,
+			},
+			"›",
+		),
+	);
+}
+
+function compactionDivider(record: CompactionRecord): HTMLElement {
+	const files = [
+		...record.modifiedFiles.map((file) => `modified ${file}`),
+		...record.readFiles.map((file) => `read ${file}`),
+	];
+	return h(
+		"article",
+		{ class: "record divider compaction", "data-testid": "compaction" },
+		h(
+			"details",
+			{ class: "fold" },
+			h(
+				"summary",
+				null,
+				`Compacted: ${compactNumber(record.tokensBefore)} tokens summarized`,
+				record.trigger ? ` (${record.trigger})` : "",
+				`, messages from #${record.firstKeptSeq} kept`,
+			),
+			markdownElement(record.summary, "summary-text"),
+			files.length > 0 ? h("ul", { class: "files" }, ...files.map((file) => h("li", null, file))) : null,
+		),
+	);
+}
