@@ -39,6 +39,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("corrupt" as const), at: position }) },
 );
 
+/** More runs locally: PROPERTY_RUNS=2000 pnpm vitest run src/resume.property.test.ts */
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 150);
+
 /** A seq in 1..last. */
 const pick = (n: number, last: number) => 1 + (n % last);
 
@@ -195,7 +198,7 @@ describe("resume reads backwards only as far as the live context needs", () => {
 				fc.option(position, { nil: undefined }),
 				async (ops, leafPick) => expectOpenEqualsForwardScan(await play(ops), leafPick),
 			),
-			{ numRuns: Number(process.env.PROPERTY_RUNS ?? 150) },
+			{ numRuns: RUNS },
 		);
-	});
+	}, Math.max(60_000, RUNS * 400));
 });
