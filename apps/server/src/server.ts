@@ -11,6 +11,13 @@ import type { SendBudgetOptions } from "./send-budget.js";
 import { Shutdown } from "./shutdown.js";
 import { loadWebAssets } from "./web-assets.js";
 
+/**
+ * The longest record the server's store decodes: 32 MiB parses in well under a second, so one
+ * giant line in a log (written by another tool) never blocks the event loop for seconds; longer
+ * lines are reported (GET /records lists them in `problems`) and skipped.
+ */
+export const SERVER_MAX_LINE_BYTES = 32 << 20;
+
 export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 4317;
 
@@ -73,7 +80,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	const ownsRuntime = !options.runtime;
 	if (options.home !== undefined) checkHome(options.home, "the home option");
 	const runtime =
-		options.runtime ?? (await AgentSessions.open(options.home !== undefined ? { home: options.home } : {}));
+		options.runtime ??
+		(await AgentSessions.open({
+			...(options.home !== undefined ? { home: options.home } : {}),
+			maxLineBytes: SERVER_MAX_LINE_BYTES,
+		}));
 	const serverConfig = runtime.config.server;
 	const token =
 		options.token !== undefined

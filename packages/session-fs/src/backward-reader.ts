@@ -13,7 +13,7 @@ export interface BackwardReadOptions {
 }
 
 export const DEFAULT_BACKWARD_CHUNK = 256 << 10;
-const BYTES_BETWEEN_YIELDS = 16 << 20;
+const BYTES_BETWEEN_YIELDS = 4 << 20;
 
 /**
  * Streams the lines of an open file from the end towards the start, in batches (one per chunk

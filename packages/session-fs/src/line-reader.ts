@@ -35,7 +35,7 @@ export interface ForwardReadOptions {
 export const DEFAULT_FORWARD_CHUNK = 1 << 20;
 export const DEFAULT_MAX_LINE_BYTES = 256 << 20;
 /** How many bytes a reader handles between two turns it gives the event loop. */
-const BYTES_BETWEEN_YIELDS = 16 << 20;
+const BYTES_BETWEEN_YIELDS = 4 << 20;
 
 /** Lets timers and I/O run during a long read (the reads themselves are synchronous, see below). */
 export function yieldToEventLoop(): Promise<void> {
@@ -48,7 +48,7 @@ export function yieldToEventLoop(): Promise<void> {
  *
  * Reads are synchronous (readSync) on purpose: a thread-pool round trip of fs.promises costs
  * ~60-80 µs per call on the machines measured, ten times the read itself for small chunks; the
- * reader gives the event loop a turn every 16 MiB instead, so a long scan does not starve it.
+ * reader gives the event loop a turn every 4 MiB instead, so a long scan does not starve it.
  */
 export async function* readLinesForward(fd: number, options: ForwardReadOptions = {}): AsyncGenerator<RawLine[]> {
 	const start = options.start ?? 0;

@@ -5,6 +5,7 @@ import { readLinesForward } from "./line-reader.js";
 import { type MetadataRead, readMetadataFile } from "./metadata-file.js";
 import { MetadataRebuild } from "./metadata-rebuild.js";
 import type { SessionPaths } from "./paths.js";
+import { quickSeq } from "./read-ops.js";
 import { classifyLine } from "./record-reader.js";
 
 /** The log as it is now, and metadata that is true of it. */
@@ -41,7 +42,7 @@ export async function loadLogState(
 	const cached = stored.state === "ok" ? stored.metadata : undefined;
 	if (cached && cached.logBytes <= size && endsAtLineBoundary(fd, cached.logBytes)) {
 		if (cached.logBytes === size) {
-			const lastSeq = options.checkLastSeq ? await peekLastSeq(fd, size) : undefined;
+			const lastSeq = options.checkLastSeq ? await peekLastSeq(fd, size, options.maxLineBytes) : undefined;
 			if (lastSeq === undefined || lastSeq === cached.lastSeq) {
 				return {
 					metadata: cloneMetadata(cached),
@@ -114,22 +115,14 @@ export function endsAtLineBoundary(fd: number, offset: number): boolean {
 }
 
 /** The seq of the last complete line, when it parses; undefined otherwise. */
-async function peekLastSeq(fd: number, end: number): Promise<number | undefined> {
-	for await (const batch of readLinesBackward(fd, { end, chunkBytes: 64 << 10 })) {
+async function peekLastSeq(fd: number, end: number, maxLineBytes: number | undefined): Promise<number | undefined> {
+	for await (const batch of readLinesBackward(fd, { end, chunkBytes: 64 << 10, maxLineBytes })) {
 		for (const raw of batch) {
-			if (raw.oversized || raw.text.trim().length === 0) continue;
-			return seqOfLine(raw.text);
+			// A line too long to decode says nothing here; the cache is trusted as it is.
+			if (raw.oversized) return undefined;
+			if (raw.text.trim().length === 0) continue;
+			return quickSeq(raw.text);
 		}
 	}
 	return undefined;
-}
-
-function seqOfLine(text: string): number | undefined {
-	try {
-		const value = JSON.parse(text) as { seq?: unknown } | null;
-		const seq = value?.seq;
-		return typeof seq === "number" && Number.isInteger(seq) ? seq : undefined;
-	} catch {
-		return undefined;
-	}
 }

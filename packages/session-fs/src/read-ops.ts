@@ -60,7 +60,7 @@ export async function* readFromSeq(
 ): AsyncGenerator<StoredRecord> {
 	if (!Number.isInteger(fromSeq)) throw invalidArgument(`readFrom needs a whole seq, got ${fromSeq}`);
 	if (view.fd === undefined) return;
-	const start = fromSeq <= 1 ? 0 : await findStart(view.fd, view.state.size, fromSeq, context.backwardChunkBytes);
+	const start = fromSeq <= 1 ? 0 : await findStart(view.fd, view.state.size, fromSeq, context);
 	const records = readRecordsForward(view.fd, {
 		...options,
 		start,
@@ -72,8 +72,9 @@ export async function* readFromSeq(
 	for await (const record of records) if (record.seq >= fromSeq) yield record;
 }
 
-async function findStart(fd: number, end: number, fromSeq: number, chunkBytes: number): Promise<number> {
-	for await (const batch of readLinesBackward(fd, { end, chunkBytes })) {
+async function findStart(fd: number, end: number, fromSeq: number, context: ReadContext): Promise<number> {
+	const read = { end, chunkBytes: context.backwardChunkBytes, maxLineBytes: context.maxLineBytes };
+	for await (const batch of readLinesBackward(fd, read)) {
 		for (const raw of batch) {
 			if (!raw.terminated || raw.oversized) continue;
 			const seq = quickSeq(raw.text);

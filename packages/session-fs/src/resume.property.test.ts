@@ -191,14 +191,18 @@ describe("resume reads backwards only as far as the live context needs", () => {
 		expect((await store.open(id)).context.model).toEqual({ provider: "faux", modelId: "switched" });
 	});
 
-	it("open equals the full forward scan (SessionTree + buildContext) on random trees, compactions, bad lines and leaves", async () => {
-		await fc.assert(
-			fc.asyncProperty(
-				fc.array(op, { minLength: 1, maxLength: 25 }),
-				fc.option(position, { nil: undefined }),
-				async (ops, leafPick) => expectOpenEqualsForwardScan(await play(ops), leafPick),
-			),
-			{ numRuns: RUNS },
-		);
-	}, Math.max(60_000, RUNS * 400));
+	it(
+		"open equals the full forward scan (SessionTree + buildContext) on random trees, compactions, bad lines and leaves",
+		async () => {
+			await fc.assert(
+				fc.asyncProperty(
+					fc.array(op, { minLength: 1, maxLength: 25 }),
+					fc.option(position, { nil: undefined }),
+					async (ops, leafPick) => expectOpenEqualsForwardScan(await play(ops), leafPick),
+				),
+				{ numRuns: RUNS },
+			);
+		},
+		Math.max(60_000, RUNS * 400),
+	);
 });

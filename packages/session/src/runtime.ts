@@ -40,6 +40,12 @@ export interface AgentSessionsOptions {
 	resolveModel?: (name: string) => ResolvedModel;
 	/** How long a turn waits for another process's lease on the session, in ms (default 5 minutes). */
 	leaseWaitMs?: number;
+	/**
+	 * The longest record (line) the file store reads and writes (its maxLineBytes; default 256 MiB).
+	 * A server sets less, so that one giant line in a log cannot stall it: such a line is reported
+	 * and skipped instead of decoded.
+	 */
+	maxLineBytes?: number;
 }
 
 export interface SendOptions {
@@ -96,7 +102,13 @@ export class AgentSessions {
 	static async open(options: AgentSessionsOptions = {}): Promise<AgentSessions> {
 		const home = resolveHome(options.home);
 		const config = options.config ?? (options.store ? resolveConfig() : await loadConfig(home));
-		const store = options.store ?? createFileStore({ home, durability: config.durability });
+		const store =
+			options.store ??
+			createFileStore({
+				home,
+				durability: config.durability,
+				...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+			});
 		return new AgentSessions(store, config, options);
 	}
 

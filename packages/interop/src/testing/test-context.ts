@@ -7,10 +7,10 @@ import {
 	buildContext,
 	type ContextMessage,
 	compactionSummaryText,
+	parseRecordValue,
 	type RecordInput,
 	type SessionContext,
 	type SessionRecord,
-	validateRecordInput,
 } from "@agent/session-format";
 import { convertToLlm, type SessionContext as PiSessionContext } from "@mariozechner/pi-coding-agent";
 
@@ -28,11 +28,23 @@ export interface NormalContext {
 	thinkingLevel: string;
 }
 
-/** Records as a store would hold them: seq 1..n, validated and defaulted. */
+/**
+ * Records as a reader gets them from a log: seq 1..n, checked and defaulted by the reader's rules
+ * (not an append's, which cap some fields: an export must handle whatever an older log holds).
+ */
 export function storedRecords(inputs: readonly RecordInput[]): SessionRecord[] {
-	return inputs.map((input, index) =>
-		validateRecordInput(input, { seq: index + 1, timestamp: input.timestamp ?? "2026-01-01T00:00:00.000Z" }, index),
-	);
+	return inputs.map((input, index) => {
+		const parsed = parseRecordValue({
+			...input,
+			schemaVersion: 1,
+			seq: index + 1,
+			timestamp: input.timestamp ?? "2026-01-01T00:00:00.000Z",
+		});
+		if (!parsed.ok || parsed.record.recordType === "opaque") {
+			throw new Error(`test record ${index + 1} is not a record: ${JSON.stringify(parsed)}`.slice(0, 500));
+		}
+		return parsed.record;
+	});
 }
 
 export function ourContext(inputs: readonly RecordInput[]): SessionContext {

@@ -3,6 +3,7 @@ import { concurrentWriters } from "./concurrent-writers.js";
 import { diskFull } from "./disk-full.js";
 import { fuzzLines } from "./fuzz-lines.js";
 import { fuzzServer } from "./fuzz-server.js";
+import { giantLine } from "./giant-line.js";
 import { metadataCrash } from "./metadata-crash.js";
 import { shutdown } from "./shutdown.js";
 import { sigkillTorture } from "./sigkill-torture.js";
@@ -22,4 +23,5 @@ export const allCases: ReliabilityCase[] = [
 	metadataCrash,
 	slowReaders,
 	shutdown,
+	giantLine,
 ];
