@@ -46,7 +46,7 @@ describe("the page's branch helpers", () => {
 			{ leaf: 7, shown: 7 },
 			{ leaf: 4, shown: 4 },
 		]);
-		// A label written after the last message is a leaf of the log, but never a tip of its own.
+		// A label written after the last message is a side record of the log: never a tip of its own.
 		const labelled = new SessionTree([
 			...tree.records(),
 			{
@@ -59,7 +59,7 @@ describe("the page's branch helpers", () => {
 			},
 		]);
 		expect(branchTips(labelled)).toEqual([
-			{ leaf: 8, shown: 7 },
+			{ leaf: 7, shown: 7 },
 			{ leaf: 4, shown: 4 },
 		]);
 		expect(leafLabel(tree, 4)).toBe("left");
