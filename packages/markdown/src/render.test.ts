@@ -67,6 +67,15 @@ describe("renderMarkdown", () => {
 		expect(html.startsWith('<pre class="plain">**not bold** &lt;b&gt;')).toBe(true);
 	});
 
+	it("shows a link with an empty or refused target as its text (property counterexample)", () => {
+		for (const text of ["[a]()", "[a]( )", "x [a]() y"]) {
+			const html = renderMarkdown(text);
+			expect(html).not.toContain("<a");
+			expect(html).toMatch(/<p>(x )?a( y)?<\/p>/);
+		}
+		expect(renderMarkdown("[a](javascript:alert(1))")).not.toContain("<a");
+	});
+
 	it("never emits a script, an event handler, a style or a dangerous link, whatever the text", () => {
 		const pieces = fc.constantFrom(
 			"<script>",

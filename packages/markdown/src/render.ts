@@ -42,6 +42,26 @@ markdown.renderer.rules.image = (tokens, index) => {
 	return `<a class="image-ref" href="${href}" target="_blank" rel="noopener noreferrer nofollow">[image: ${alt}]</a>`;
 };
 
+// A link whose target was refused (or is empty) is shown as its text alone: markdown-it would
+// otherwise keep it as an `<a href="">` that reloads the page.
+markdown.core.ruler.push("drop_refused_links", (state) => {
+	for (const block of state.tokens) {
+		if (!block.children) continue;
+		let dropping = false;
+		block.children = block.children.filter((token) => {
+			if (token.type === "link_open") {
+				dropping = !SAFE_LINK.test((token.attrGet("href") ?? "").trim());
+				return !dropping;
+			}
+			if (token.type === "link_close" && dropping) {
+				dropping = false;
+				return false;
+			}
+			return true;
+		});
+	}
+});
+
 // Table alignment becomes a class instead of a style attribute, which a strict CSP refuses.
 markdown.core.ruler.push("alignment_classes", (state) => {
 	for (const token of state.tokens) {
