@@ -1,3 +1,4 @@
+import { FIELD_LIMITS } from "@agent/session-format";
 import { createFileStore, type Durability } from "@agent/session-fs";
 import { payloadRecord } from "../support/payload.js";
 import { Random } from "../support/random.js";
@@ -45,7 +46,8 @@ async function main(): Promise<void> {
 			sayError(error);
 		}
 	}
-	await op("rename", () => store.rename(config.session, "x".repeat(random.int(1, 4000))));
+	// A name of any allowed length (longer ones are refused as INVALID_ARGUMENT before any write).
+	await op("rename", () => store.rename(config.session, "x".repeat(random.int(1, FIELD_LIMITS.title))));
 	await op("archive", () => store.archive(config.session));
 	await op("create", () => store.create({ name: "on a full disk" }));
 	say("done");
