@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { DEFAULT_PRUNE_MINIMUM_TOKENS } from "@agent/compaction";
 import {
 	AgentSessionError,
 	type CompactionSettings,
@@ -26,7 +27,18 @@ export const agentConfigSchema = z
 	.object({
 		/** The model new sessions use: "provider/model-id" or "demo". */
 		default_model: z.string().min(1).optional(),
-		compaction: compactionConfigSchema.optional(),
+		compaction: compactionConfigSchema
+			.extend({
+				/**
+				 * Prune old tool outputs from the context sent to the model (opencode): the newest this
+				 * many tokens of tool output are protected, older output is replaced by a placeholder.
+				 */
+				prune_tool_outputs: z.number().int().min(0).optional(),
+				/** Prune only when it saves at least this many tokens (default 20 000). */
+				prune_minimum_tokens: z.number().int().min(0).optional(),
+			})
+			.strict()
+			.optional(),
 		/** A separate, cheaper model for summaries. */
 		compaction_model: z.string().min(1).optional(),
 		/** "write" (survives a process crash) or "fsync" (also survives power loss). */
@@ -55,6 +67,8 @@ export interface AgentConfig {
 	defaultModel?: string;
 	compaction: CompactionSettings;
 	compactionModel?: string;
+	/** Old tool outputs pruned from the context (compaction.prune_tool_outputs); absent = never. */
+	pruneToolOutputs?: { protectTokens: number; minimumTokens: number };
 	durability: "write" | "fsync";
 	llmTitles: boolean;
 	maxToolSteps: number;
@@ -68,7 +82,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 /** Applies defaults to a parsed config file. */
 export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 	const config: AgentConfig = {
-		compaction: compactionSettingsFromConfig(file.compaction),
+		compaction: compactionSettingsFromConfig(spec(file.compaction)),
 		durability: file.durability ?? "write",
 		llmTitles: file.llm_titles ?? false,
 		maxToolSteps: file.max_tool_steps ?? DEFAULT_MAX_TOOL_STEPS,
@@ -81,7 +95,20 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 	if (file.default_model) config.defaultModel = file.default_model;
 	if (file.compaction_model) config.compactionModel = file.compaction_model;
 	if (file.server?.token) config.server.token = file.server.token;
+	if (file.compaction?.prune_tool_outputs !== undefined) {
+		config.pruneToolOutputs = {
+			protectTokens: file.compaction.prune_tool_outputs,
+			minimumTokens: file.compaction.prune_minimum_tokens ?? DEFAULT_PRUNE_MINIMUM_TOKENS,
+		};
+	}
 	return config;
+}
+
+/** The spec's compaction keys (the pruning keys are the runtime's own). */
+function spec(compaction: AgentConfigFile["compaction"]) {
+	if (!compaction) return compaction;
+	const { prune_tool_outputs: _protect, prune_minimum_tokens: _minimum, ...rest } = compaction;
+	return rest;
 }
 
 /** Parses config.yaml text; `source` names the file in errors. */

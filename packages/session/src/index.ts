@@ -23,13 +23,18 @@ export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel 
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
+export { type ModelContext, type PrunedOutputs, prunedContext } from "./pruned-context.js";
 export {
 	AgentSessions,
 	type AgentSessionsOptions,
+	type BranchOptions,
 	type CompactOptions,
+	type IdentityTurn,
 	type QueuedTurn,
 	type SendOptions,
 	type TurnResult,
 } from "./runtime.js";
+export { type ToolExecution, toolExecutions } from "./tool-log.js";
 export type { ToolExecutor, ToolOutcome } from "./tools.js";
+export { THINKING_LEVELS } from "./turn.js";
 export { TurnQueue } from "./turn-queue.js";

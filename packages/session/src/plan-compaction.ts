@@ -1,4 +1,4 @@
-import { type CompactionPlan, prepareCompaction } from "@agent/compaction";
+import { type CompactionPlan, effectiveKeepRecentTokens, prepareCompaction } from "@agent/compaction";
 import type { CompactionSettings, SessionStore } from "@agent/session-format";
 import type { ResolvedModel } from "./models.js";
 
@@ -16,6 +16,11 @@ export interface CompactionPreview {
 	plan: CompactionPlan | undefined;
 	/** Estimated tokens of the session's context now. */
 	contextTokens: number;
+	/**
+	 * The recent tokens kept: `configured` is keep_recent_tokens, `effective` what the window
+	 * allows ((window − reserve) / 2); `capped` says so in words when they differ.
+	 */
+	keepRecentTokens: { configured: number; effective: number; capped?: string };
 }
 
 /**
@@ -31,10 +36,16 @@ export async function previewCompaction(
 ): Promise<CompactionPreview> {
 	const opened = await store.open(sessionId);
 	const systemPrompt = opened.context.systemPrompt;
+	const contextWindow = options.contextWindow ?? summarizer.model.contextWindow;
 	const plan = prepareCompaction(opened.path, settings, {
-		contextWindow: options.contextWindow ?? summarizer.model.contextWindow,
+		contextWindow,
 		...(systemPrompt ? { systemPrompt } : {}),
 		...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
 	});
-	return { model: summarizer.name, plan, contextTokens: opened.context.estimatedTokens };
+	const effective = effectiveKeepRecentTokens(settings, contextWindow);
+	const keepRecentTokens: CompactionPreview["keepRecentTokens"] = { configured: settings.keepRecentTokens, effective };
+	if (effective < settings.keepRecentTokens) {
+		keepRecentTokens.capped = `keep_recent_tokens ${settings.keepRecentTokens} is more than a ${contextWindow}-token window allows with reserve_tokens ${settings.reserveTokens}; ${effective} recent tokens ((window − reserve) / 2) are kept instead. Lower keep_recent_tokens or reserve_tokens in config.yaml to choose yourself`;
+	}
+	return { model: summarizer.name, plan, contextTokens: opened.context.estimatedTokens, keepRecentTokens };
 }

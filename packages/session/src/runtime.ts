@@ -1,5 +1,12 @@
-import { estimateContextTokens, shouldCompact, compact as summarize } from "@agent/compaction";
 import {
+	abandonedBranch,
+	estimateContextTokens,
+	shouldCompact,
+	compact as summarize,
+	summarizeBranch,
+} from "@agent/compaction";
+import {
+	AgentSessionError,
 	type CompactionSettings,
 	type CompactionTrigger,
 	type ContentBlock,
@@ -14,17 +21,23 @@ import {
 	type SessionMetadata,
 	type SessionRecord,
 	type SessionStore,
+	type StoredRecord,
 	textBlock,
 } from "@agent/session-format";
 import { createFileStore, resolveHome } from "@agent/session-fs";
 import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
+import { DeferredLease } from "./deferred-lease.js";
 import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
 import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
+import { type ModelContext, prunedContext } from "./pruned-context.js";
+import { type ToolExecution, toolExecutions } from "./tool-log.js";
 import type { ToolExecutor } from "./tools.js";
-import { runTurn } from "./turn.js";
+import { runTurn, THINKING_LEVELS } from "./turn.js";
+import { TurnControls } from "./turn-controls.js";
 import { TurnQueue } from "./turn-queue.js";
+import { turnRecordInput } from "./turn-record.js";
 
 export interface AgentSessionsOptions {
 	/** The store home (default $AGENT_HOME, else ~/.agent); ignored when `store` is given. */
@@ -46,6 +59,8 @@ export interface AgentSessionsOptions {
 	 * and skipped instead of decoded.
 	 */
 	maxLineBytes?: number;
+	/** Where warnings go (a setting the runtime had to override, say); default console.warn. */
+	onWarning?: (message: string) => void;
 }
 
 export interface SendOptions {
@@ -54,6 +69,29 @@ export interface SendOptions {
 	signal?: AbortSignal;
 	/** Ephemeral context for this turn only, added to the runtime's. */
 	ephemeral?: EphemeralMessage[];
+	/**
+	 * The thinking level for this turn and the ones after it ("off", "minimal", "low", "medium",
+	 * "high", "xhigh"): a thinking_level_change record when it differs from the path's. The path's
+	 * level is passed to the model as pi-ai's reasoning option.
+	 */
+	thinkingLevel?: string;
+}
+
+export interface BranchOptions {
+	/**
+	 * Summarize the branch being left (pi): a branch_summary record at the new leaf, so the context
+	 * from there on carries what was tried on the other branch.
+	 */
+	summarize?: boolean;
+	/** The summarizer; default: compaction_model, else the session's model. */
+	model?: string;
+	signal?: AbortSignal;
+}
+
+export interface IdentityTurn extends QueuedTurn {
+	sessionId: string;
+	/** True when the identity had no session yet and this send created one. */
+	created: boolean;
 }
 
 export interface TurnResult {
@@ -88,8 +126,14 @@ export class AgentSessions {
 	readonly config: AgentConfig;
 	readonly events: SessionEvents;
 	private readonly queue = new TurnQueue();
+	private readonly controls = new TurnControls();
 	private readonly options: AgentSessionsOptions;
 	private turnCounter = 0;
+	/** Deferred sessions this runtime created that are not on disk yet (no assistant message so far). */
+	private readonly unwritten = new Set<string>();
+	/** Per identity key: the lookup-or-create in flight, so two sends never create two sessions. */
+	private readonly identityLookups = new Map<string, Promise<unknown>>();
+	private warnedKeepRecentCap = false;
 
 	private constructor(store: SessionStore, config: AgentConfig, options: AgentSessionsOptions) {
 		this.store = store;
@@ -120,6 +164,7 @@ export class AgentSessions {
 		const model = canonicalModelName(options.model ?? this.defaultModel());
 		this.resolve(model);
 		const metadata = await this.store.create({ ...options, model });
+		if (options.deferred) this.unwritten.add(metadata.id);
 		this.events.emit({ type: "session.created", sessionId: metadata.id, metadata });
 		return metadata;
 	}
@@ -143,20 +188,87 @@ export class AgentSessions {
 
 	/** Queues a turn and returns at once with its position; `done` settles when the turn ends. */
 	enqueue(sessionId: string, content: string | ContentBlock[], options: SendOptions = {}): QueuedTurn {
-		// An unknown model fails here, at once, rather than when the turn's time comes.
+		// An unknown model or thinking level fails here, at once, rather than when the turn's time comes.
 		if (options.model !== undefined) this.resolve(options.model);
+		if (options.thinkingLevel !== undefined) checkThinkingLevel(options.thinkingLevel);
 		const turnId = `${Date.now().toString(36)}-${(++this.turnCounter).toString(36)}`;
 		const blocks = typeof content === "string" ? [textBlock(content)] : content;
+		const signal = this.controls.add(sessionId, turnId, options.signal);
 		let position = 0;
 		const done = this.queue.enqueue(
 			sessionId,
-			() => this.executeTurn(sessionId, turnId, blocks, options),
+			() => this.executeTurn(sessionId, turnId, blocks, { ...options, signal }),
 			(queuedAt) => {
 				position = queuedAt;
 				this.events.emit({ type: "turn.queued", sessionId, turnId, position: queuedAt });
 			},
 		);
+		const forget = () => this.controls.remove(turnId);
+		done.then(forget, forget);
 		return { turnId, position, done };
+	}
+
+	/**
+	 * Cancels a queued or running turn of a session (the running one when no turnId is given):
+	 * its signal aborts, the turn ends with ABORTED and what it stored stays stored. Returns the
+	 * turn cancelled, or undefined when there was none.
+	 */
+	cancel(sessionId: string, turnId?: string): string | undefined {
+		const target = turnId ?? this.controls.runningTurn(sessionId);
+		if (target === undefined) return undefined;
+		return this.controls.cancel(sessionId, target) ? target : undefined;
+	}
+
+	/** The turn of the session running now in this runtime, if any. */
+	runningTurn(sessionId: string): string | undefined {
+		return this.controls.runningTurn(sessionId);
+	}
+
+	/**
+	 * Sends to the latest session of an identity (fern's channel + user, rfc-0064's agent +
+	 * sender), creating one tagged with the key when it has none (or only archived ones).
+	 */
+	async enqueueForIdentity(
+		identityKey: string,
+		content: string | ContentBlock[],
+		options: SendOptions & { create?: Omit<CreateSessionOptions, "identityKey"> } = {},
+	): Promise<IdentityTurn> {
+		if (options.model !== undefined) this.resolve(options.model);
+		const previous = this.identityLookups.get(identityKey) ?? Promise.resolve();
+		const lookup = previous.then(async () => {
+			const found = await this.store.findByIdentity(identityKey);
+			if (found) return { sessionId: found.id, created: false };
+			const created = await this.create({
+				...options.create,
+				identityKey,
+				...(options.model !== undefined ? { model: options.model } : {}),
+			});
+			return { sessionId: created.id, created: true };
+		});
+		const settled = lookup.catch(() => {});
+		this.identityLookups.set(identityKey, settled);
+		void settled.then(() => {
+			if (this.identityLookups.get(identityKey) === settled) this.identityLookups.delete(identityKey);
+		});
+		const { sessionId, created } = await lookup;
+		const { create: _create, ...sendOptions } = options;
+		return { ...this.enqueue(sessionId, content, sendOptions), sessionId, created };
+	}
+
+	/**
+	 * The context the model would get now for a session (or a leaf of it): the store's context,
+	 * with old tool outputs pruned when compaction.prune_tool_outputs is set (`pruned` says which).
+	 */
+	async modelContext(sessionId: string, options?: OpenOptions): Promise<ModelContext> {
+		return prunedContext(await this.store.open(sessionId, options), this.config.pruneToolOutputs);
+	}
+
+	/**
+	 * Every tool execution of the session, in log order, with duration and outcome: derived from
+	 * the log (the assistant message with the call and the toolResult record that answers it).
+	 */
+	async toolLog(sessionId: string): Promise<ToolExecution[]> {
+		return toolExecutions(this.store.read(sessionId));
 	}
 
 	/** Runs a turn (after any queued before it) and resolves with the records it appended. */
@@ -208,8 +320,34 @@ export class AgentSessions {
 		return this.updated(await this.store.unarchive(sessionId));
 	}
 
-	async branch(sessionId: string, atSeq: number): Promise<SessionMetadata> {
-		return this.updated(await this.store.branch(sessionId, atSeq));
+	async branch(sessionId: string, atSeq: number, options: BranchOptions = {}): Promise<SessionMetadata> {
+		if (!options.summarize) return this.updated(await this.store.branch(sessionId, atSeq));
+		return this.queue.enqueue(sessionId, async () => {
+			const summarizer = await this.manualSummarizer(sessionId, options.model);
+			// Summarize first: when the summarizer fails, the leaf has not moved and nothing was written.
+			const left = await this.branchLeft(sessionId, atSeq);
+			const summary =
+				left.length > 0
+					? await summarizeBranch(left, {
+							model: summarizer.model,
+							...(summarizer.apiKey ? { completeOptions: { apiKey: summarizer.apiKey } } : {}),
+							...(options.signal ? { signal: options.signal } : {}),
+						})
+					: undefined;
+			const moved = await this.store.branch(sessionId, atSeq);
+			if (!summary) return this.updated(moved);
+			const result = await this.store.append(sessionId, [summary]);
+			for (const record of result.records) this.events.emit({ type: "record.appended", sessionId, record });
+			return this.updated(result.metadata);
+		});
+	}
+
+	/** The records of the active branch that moving the leaf to atSeq leaves behind. */
+	private async branchLeft(sessionId: string, atSeq: number): Promise<StoredRecord[]> {
+		const from = await this.store.open(sessionId);
+		if (from.context.leafSeq === atSeq) return [];
+		const to = await this.store.open(sessionId, { leafSeq: atSeq });
+		return abandonedBranch(from.path, to.path);
 	}
 
 	async label(sessionId: string, targetSeq: number, label: string): Promise<SessionMetadata> {
@@ -243,31 +381,52 @@ export class AgentSessions {
 		content: ContentBlock[],
 		options: SendOptions,
 	): Promise<TurnResult> {
+		this.controls.started(turnId);
 		this.events.emit({ type: "turn.started", sessionId, turnId });
 		try {
 			const metadata = await this.store.metadata(sessionId);
 			const model = this.resolve(options.model ?? (metadata.model || this.defaultModel()));
 			const ephemeral = [...((await this.options.ephemeral?.(sessionId)) ?? []), ...(options.ephemeral ?? [])];
-			const lease = await this.store.lease(sessionId, {
-				waitMs: this.leaseWaitMs(),
-				...(options.signal ? { signal: options.signal } : {}),
-			});
-			let records: SessionRecord[];
+			const leaseOptions = { waitMs: this.leaseWaitMs(), ...(options.signal ? { signal: options.signal } : {}) };
+			// A deferred session not yet written takes no lease (that would write it out) until its first reply.
+			const deferred = this.unwritten.has(sessionId)
+				? new DeferredLease(this.store, sessionId, leaseOptions)
+				: undefined;
+			const lease = deferred ?? (await this.store.lease(sessionId, leaseOptions));
+			const startedAt = new Date();
+			const records: SessionRecord[] = [];
 			try {
-				records = await runTurn(
+				await runTurn(
 					{
 						store: this.store,
 						events: this.events,
 						maxToolSteps: this.config.maxToolSteps,
 						...(this.options.toolExecutor ? { toolExecutor: this.options.toolExecutor } : {}),
+						...(this.config.pruneToolOutputs ? { pruneToolOutputs: this.config.pruneToolOutputs } : {}),
 						compactIfNeeded: (held, turnModel, trigger, signal, opened) =>
 							this.autoCompact(held, turnModel, trigger, signal, opened),
+						onAppended: (record) => records.push(record),
 					},
 					lease,
-					{ sessionId, turnId, content, model, ephemeral, ...(options.signal ? { signal: options.signal } : {}) },
+					{
+						sessionId,
+						turnId,
+						content,
+						model,
+						ephemeral,
+						keepFailedReply: deferred === undefined,
+						...(options.signal ? { signal: options.signal } : {}),
+						...(options.thinkingLevel !== undefined ? { thinkingLevel: options.thinkingLevel } : {}),
+					},
 				);
 				if (!metadata.name) await this.nameSession(lease, content, model);
+				await this.recordTurn(lease, { turnId, startedAt, model: model.name, records });
+			} catch (error) {
+				if (deferred && !deferred.written) await this.discardUnwritten(sessionId);
+				else await this.recordTurn(lease, { turnId, startedAt, model: model.name, records, error }).catch(() => {});
+				throw error;
 			} finally {
+				if (deferred?.written) this.unwritten.delete(sessionId);
 				await lease.release();
 			}
 			const result = { turnId, sessionId, records };
@@ -277,6 +436,24 @@ export class AgentSessions {
 			this.events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
 			throw error;
 		}
+	}
+
+	/** Closes a turn with its `turn` record (outcome, duration = uptime, usage). */
+	private async recordTurn(
+		lease: SessionLease,
+		turn: { turnId: string; startedAt: Date; model: string; records: SessionRecord[]; error?: unknown },
+	): Promise<void> {
+		const result = await lease.append([turnRecordInput({ ...turn, endedAt: new Date() })]);
+		const sessionId = lease.sessionId;
+		for (const record of result.records) this.events.emit({ type: "record.appended", sessionId, record });
+		this.events.emit({ type: "session.updated", sessionId, metadata: result.metadata });
+	}
+
+	/** A deferred session whose first turn failed before any reply: forgotten, nothing was written. */
+	private async discardUnwritten(sessionId: string): Promise<void> {
+		this.unwritten.delete(sessionId);
+		await this.store.delete(sessionId);
+		this.events.emit({ type: "session.deleted", sessionId });
 	}
 
 	private async autoCompact(
@@ -308,7 +485,17 @@ export class AgentSessions {
 		options: CompactOptions,
 	): Promise<SessionRecord | undefined> {
 		const sessionId = lease.sessionId;
-		const { plan } = await previewCompaction(this.store, sessionId, model, this.settingsFor(options), options);
+		const { plan, keepRecentTokens } = await previewCompaction(
+			this.store,
+			sessionId,
+			model,
+			this.settingsFor(options),
+			options,
+		);
+		if (keepRecentTokens.capped && !this.warnedKeepRecentCap) {
+			this.warnedKeepRecentCap = true;
+			(this.options.onWarning ?? console.warn)(`@agent/session: ${keepRecentTokens.capped}`);
+		}
 		if (!plan) return undefined;
 		this.events.emit({ type: "compaction.started", sessionId, trigger });
 		try {
@@ -362,5 +549,14 @@ export class AgentSessions {
 
 	private leaseWaitMs(): number {
 		return this.options.leaseWaitMs ?? 5 * 60_000;
+	}
+}
+
+function checkThinkingLevel(level: string): void {
+	if (!THINKING_LEVELS.includes(level)) {
+		throw new AgentSessionError(
+			"INVALID_ARGUMENT",
+			`@agent/session: unknown thinking level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`,
+		);
 	}
 }

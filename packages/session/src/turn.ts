@@ -10,10 +10,17 @@ import {
 	type SessionStore,
 	toolCallsOf,
 } from "@agent/session-format";
-import { type AssistantMessage, isContextOverflow, stream } from "@mariozechner/pi-ai";
+import {
+	type AssistantMessage,
+	isContextOverflow,
+	stream,
+	streamSimple,
+	type ThinkingLevel,
+} from "@mariozechner/pi-ai";
 import type { SessionEvents } from "./events.js";
 import type { ResolvedModel } from "./models.js";
 import { assistantRecordInput, toPiMessages } from "./pi-messages.js";
+import { prunedContext } from "./pruned-context.js";
 import type { ToolExecutor } from "./tools.js";
 
 /** What a turn needs from the runtime around it. */
@@ -22,6 +29,10 @@ export interface TurnEnvironment {
 	events: SessionEvents;
 	maxToolSteps: number;
 	toolExecutor?: ToolExecutor;
+	/** Told of every record the turn appends (compactions included), as it is appended. */
+	onAppended?: (record: SessionRecord) => void;
+	/** compaction.prune_tool_outputs: old tool outputs are pruned from what the model is sent. */
+	pruneToolOutputs?: { protectTokens: number; minimumTokens: number };
 	/**
 	 * Compacts the session under the held lease when the trigger says so (for "threshold", judged
 	 * on `opened`, the session as just resumed); returns the compaction record if it did.
@@ -42,7 +53,17 @@ export interface TurnInput {
 	model: ResolvedModel;
 	ephemeral: readonly EphemeralMessage[];
 	signal?: AbortSignal;
+	/** A thinking level to set for this turn and the ones after it (a thinking_level_change record). */
+	thinkingLevel?: string;
+	/**
+	 * False for the first turn of a deferred session: a failed or aborted reply is not appended
+	 * (appending it would write the session out), so a failed first turn leaves nothing behind.
+	 */
+	keepFailedReply: boolean;
 }
+
+/** The thinking levels pi-ai's reasoning option takes; "off" (or none) sends no reasoning option. */
+export const THINKING_LEVELS: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
 /**
  * One turn, under the session's lease: the user message, then model calls (and tool calls)
@@ -54,13 +75,22 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 		const result = await lease.append(records);
 		for (const record of result.records) {
 			appended.push(record);
+			env.onAppended?.(record);
 			env.events.emit({ type: "record.appended", sessionId: input.sessionId, record });
 		}
 		env.events.emit({ type: "session.updated", sessionId: input.sessionId, metadata: result.metadata });
 		return result.records;
 	};
 
-	await append([{ recordType: "message", role: "user", content: input.content }]);
+	const first: RecordInput[] = [];
+	if (input.thinkingLevel !== undefined) {
+		const current = await env.store.open(input.sessionId);
+		if (current.context.thinkingLevel !== input.thinkingLevel) {
+			first.push({ recordType: "thinking_level_change", thinkingLevel: input.thinkingLevel });
+		}
+	}
+	first.push({ recordType: "message", role: "user", content: input.content });
+	await append(first);
 
 	let overflowRetried = false;
 	for (let step = 0; step < env.maxToolSteps; step++) {
@@ -71,6 +101,7 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 		const threshold = await env.compactIfNeeded(lease, input.model, "threshold", input.signal, opened);
 		if (threshold) {
 			appended.push(threshold);
+			env.onAppended?.(threshold);
 			opened = await env.store.open(input.sessionId, { ephemeral: input.ephemeral });
 		}
 		const reply = await callModel(env, input, opened);
@@ -79,11 +110,13 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 			const compacted = await env.compactIfNeeded(lease, input.model, "overflow", input.signal);
 			if (compacted) {
 				appended.push(compacted);
+				env.onAppended?.(compacted);
 				step--;
 				continue;
 			}
 		}
-		await append([assistantRecordInput(reply)]);
+		const failed = reply.stopReason === "aborted" || reply.stopReason === "error";
+		if (!failed || input.keepFailedReply) await append([assistantRecordInput(reply)]);
 		if (reply.stopReason === "aborted") throw new AgentSessionError("ABORTED", "@agent/session: the turn was aborted");
 		if (reply.stopReason === "error") {
 			throw new AgentSessionError(
@@ -123,16 +156,23 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 
 async function callModel(env: TurnEnvironment, input: TurnInput, opened: OpenedSession): Promise<AssistantMessage> {
 	const { model, apiKey } = input.model;
+	const modelContext = prunedContext(opened, env.pruneToolOutputs);
 	const context = {
-		messages: toPiMessages(opened.context.messages, model),
-		...(opened.context.systemPrompt ? { systemPrompt: opened.context.systemPrompt } : {}),
+		messages: toPiMessages(modelContext.messages, model),
+		...(modelContext.systemPrompt ? { systemPrompt: modelContext.systemPrompt } : {}),
 		...(env.toolExecutor ? { tools: env.toolExecutor.tools } : {}),
 	};
-	const events = stream(model, context, {
+	const options = {
 		sessionId: input.sessionId,
 		...(apiKey ? { apiKey } : {}),
 		...(input.signal ? { signal: input.signal } : {}),
-	});
+	};
+	// The path's thinking level becomes pi-ai's reasoning option, which maps it onto each provider's own.
+	const level = modelContext.thinkingLevel;
+	const events =
+		level !== undefined && level !== "off" && THINKING_LEVELS.includes(level)
+			? streamSimple(model, context, { ...options, reasoning: level as ThinkingLevel })
+			: stream(model, context, options);
 	for await (const event of events) {
 		if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "toolcall_delta") {
 			const kind = event.type === "text_delta" ? "text" : event.type === "thinking_delta" ? "thinking" : "toolCall";

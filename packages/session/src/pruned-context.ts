@@ -1,0 +1,38 @@
+import { pruneToolOutputs } from "@agent/compaction";
+import type { OpenedSession, SessionContext } from "@agent/session-format";
+
+/** What pruning took out of a context: the tool results whose output was replaced, and the tokens saved. */
+export interface PrunedOutputs {
+	/** The seqs of the toolResult records whose output the model no longer sees. */
+	seqs: number[];
+	tokens: number;
+}
+
+/** A context as the model gets it: the session's, with old tool outputs pruned when configured. */
+export interface ModelContext extends SessionContext {
+	/** Present when config pruned something (compaction.prune_tool_outputs). */
+	pruned?: PrunedOutputs;
+}
+
+/**
+ * Applies compaction.prune_tool_outputs to an opened session's context (opencode's pruning):
+ * nothing is written, the log keeps every output; only what the model is sent changes.
+ */
+export function prunedContext(
+	opened: OpenedSession,
+	settings: { protectTokens: number; minimumTokens: number } | undefined,
+): ModelContext {
+	const context = opened.context;
+	if (!settings) return context;
+	const result = pruneToolOutputs(context.messages, settings);
+	if (result.prunedCount === 0) return context;
+	const seqs = result.messages.flatMap((message, i) =>
+		message !== context.messages[i] && message.seq !== undefined ? [message.seq] : [],
+	);
+	return {
+		...context,
+		messages: result.messages,
+		estimatedTokens: Math.max(0, context.estimatedTokens - result.prunedTokens),
+		pruned: { seqs, tokens: result.prunedTokens },
+	};
+}
