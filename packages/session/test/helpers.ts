@@ -1,7 +1,13 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type Context, type FauxResponseStep, fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
+import {
+	type Context,
+	type FauxResponseStep,
+	fauxAssistantMessage,
+	registerFauxProvider,
+	type StreamOptions,
+} from "@mariozechner/pi-ai";
 import { AgentSessions, type AgentSessionsOptions, resolveConfig } from "../src/index.js";
 
 export async function tempHome(): Promise<string> {
@@ -51,18 +57,24 @@ export const VALID_SUMMARY = [
 export function fauxModel(
 	options: {
 		contextWindow?: number;
+		/** Stream slowly (pi-ai's faux tokensPerSecond), so a test can act while a reply streams. */
+		tokensPerSecond?: number;
 		chat?: (context: Context, call: number) => ReturnType<typeof fauxAssistantMessage>;
 	} = {},
 ) {
 	const faux = registerFauxProvider({
 		provider: "faux",
 		models: [{ id: "faux-small", contextWindow: options.contextWindow ?? 128_000, maxTokens: 1024 }],
+		...(options.tokensPerSecond !== undefined ? { tokensPerSecond: options.tokensPerSecond } : {}),
 	});
 	const requests: Context[] = [];
+	/** The stream options of every chat request (a summary request's are not kept). */
+	const chatOptions: Array<StreamOptions & { reasoning?: string }> = [];
 	let chatCalls = 0;
-	const step: FauxResponseStep = (context) => {
+	const step: FauxResponseStep = (context, streamOptions) => {
 		requests.push(structuredClone(context));
 		if (isSummaryRequest(context)) return fauxAssistantMessage(VALID_SUMMARY);
+		chatOptions.push({ ...streamOptions });
 		const call = chatCalls++;
 		return options.chat ? options.chat(context, call) : fauxAssistantMessage(`reply to ${lastUserText(context)}`);
 	};
@@ -71,6 +83,7 @@ export function fauxModel(
 	return {
 		faux,
 		requests,
+		chatOptions,
 		resolveModel: (name: string) => ({ name, model }),
 	};
 }
