@@ -18,6 +18,7 @@ import { registerSend } from "./commands/send.js";
 import { registerShow } from "./commands/show.js";
 import { registerStats } from "./commands/stats.js";
 import { registerTail } from "./commands/tail.js";
+import { registerTools } from "./commands/tools.js";
 import { registerVerify } from "./commands/verify.js";
 import { CLI_VERSION } from "./version.js";
 
@@ -61,6 +62,7 @@ export function buildProgram(ctx: CliContext): Command {
 		registerChat,
 		registerImport,
 		registerExport,
+		registerTools,
 	]) {
 		const command = register(ctx);
 		// Subcommands inherit the output settings and report errors the same way.

@@ -4,6 +4,8 @@ import type { CliContext } from "./cli-context.js";
 
 export interface StreamTurnOptions {
 	model?: string;
+	/** The thinking level from this turn on (see SendOptions.thinkingLevel). */
+	thinkingLevel?: string;
 	signal?: AbortSignal;
 	/** Print the reply as it streams in (false for --json). */
 	print: boolean;
@@ -47,6 +49,7 @@ export async function streamTurn(
 	try {
 		const result = await sessions.send(sessionId, text, {
 			...(options.model !== undefined ? { model: options.model } : {}),
+			...(options.thinkingLevel !== undefined ? { thinkingLevel: options.thinkingLevel } : {}),
 			...(options.signal ? { signal: options.signal } : {}),
 		});
 		if (options.print && !printed) {

@@ -234,25 +234,35 @@ export class AgentSessions {
 		options: SendOptions & { create?: Omit<CreateSessionOptions, "identityKey"> } = {},
 	): Promise<IdentityTurn> {
 		if (options.model !== undefined) this.resolve(options.model);
+		const { create, ...sendOptions } = options;
+		const { sessionId, created } = await this.sessionForIdentity(identityKey, {
+			...create,
+			...(options.model !== undefined ? { model: options.model } : {}),
+		});
+		return { ...this.enqueue(sessionId, content, sendOptions), sessionId, created };
+	}
+
+	/**
+	 * The latest session of an identity (not archived), or a new one tagged with the key (created
+	 * with `create`). Lookups of one key run one at a time, so two sends never create two sessions.
+	 */
+	async sessionForIdentity(
+		identityKey: string,
+		create: Omit<CreateSessionOptions, "identityKey"> = {},
+	): Promise<{ sessionId: string; created: boolean }> {
 		const previous = this.identityLookups.get(identityKey) ?? Promise.resolve();
 		const lookup = previous.then(async () => {
 			const found = await this.store.findByIdentity(identityKey);
 			if (found) return { sessionId: found.id, created: false };
-			const created = await this.create({
-				...options.create,
-				identityKey,
-				...(options.model !== undefined ? { model: options.model } : {}),
-			});
-			return { sessionId: created.id, created: true };
+			const metadata = await this.create({ ...create, identityKey });
+			return { sessionId: metadata.id, created: true };
 		});
 		const settled = lookup.catch(() => {});
 		this.identityLookups.set(identityKey, settled);
 		void settled.then(() => {
 			if (this.identityLookups.get(identityKey) === settled) this.identityLookups.delete(identityKey);
 		});
-		const { sessionId, created } = await lookup;
-		const { create: _create, ...sendOptions } = options;
-		return { ...this.enqueue(sessionId, content, sendOptions), sessionId, created };
+		return lookup;
 	}
 
 	/**

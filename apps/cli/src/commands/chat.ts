@@ -17,12 +17,15 @@ const EXIT_WORDS = new Set(["/exit", "/quit"]);
 export function registerChat(ctx: CliContext): Command {
 	return new Command("chat")
 		.description("talk with a session: each line you type is sent and the reply streams in (/exit or Ctrl-D leaves)")
-		.argument("<id>", "session id")
+		.argument("[id]", "session id (default: a new session, written only once the first reply comes)")
 		.option("--model <model>", 'the model for this chat: "provider/model-id" or "demo" (default: the session\'s)')
-		.action(async (rawId: string, flags: ChatFlags) => {
-			const id = sessionIdArgument(rawId);
+		.action(async (rawId: string | undefined, flags: ChatFlags) => {
 			if (flags.model !== undefined) await checkModel(flags.model);
 			const sessions = await ctx.sessions();
+			// A new chat is deferred: leaving before the first reply (or a failed first turn) leaves nothing on disk.
+			const newSession = async () =>
+				(await sessions.create({ deferred: true, ...(flags.model !== undefined ? { model: flags.model } : {}) })).id;
+			const id = rawId === undefined ? await newSession() : sessionIdArgument(rawId);
 			const metadata = await sessions.metadata(id);
 			const interactive = ctx.io.stdin.isTTY === true;
 			const model = flags.model ?? (metadata.model || sessions.defaultModel());
@@ -34,7 +37,7 @@ export function registerChat(ctx: CliContext): Command {
 					),
 				);
 			}
-			await chatLoop(ctx, sessions, id, flags.model, interactive);
+			await chatLoop(ctx, sessions, id, flags.model, interactive, rawId === undefined ? newSession : undefined);
 		});
 }
 
@@ -44,7 +47,10 @@ async function chatLoop(
 	id: string,
 	model: string | undefined,
 	interactive: boolean,
+	/** For a new (deferred) chat: a fresh session when a failed first turn left nothing behind. */
+	renew?: () => Promise<string>,
 ): Promise<void> {
+	let sessionId = id;
 	const rl = readline.createInterface({
 		input: ctx.io.stdin,
 		...(interactive ? { output: ctx.io.stdout, terminal: true } : { terminal: false }),
@@ -68,7 +74,7 @@ async function chatLoop(
 			if (text !== "") {
 				turn = new AbortController();
 				try {
-					await streamTurn(ctx, sessions, id, line, {
+					await streamTurn(ctx, sessions, sessionId, line, {
 						...(model !== undefined ? { model } : {}),
 						signal: turn.signal,
 						print: true,
@@ -79,6 +85,7 @@ async function chatLoop(
 					ctx.out.note(
 						ctx.out.paintErr("red", isAgentSessionError(error, "ABORTED") ? "(reply stopped)" : errorLine(error)),
 					);
+					if (renew && !(await stillThere(sessions, sessionId))) sessionId = await renew();
 				} finally {
 					turn = undefined;
 				}
@@ -88,5 +95,15 @@ async function chatLoop(
 	} finally {
 		process.off("SIGINT", onInterrupt);
 		rl.close();
+	}
+}
+
+async function stillThere(sessions: AgentSessions, id: string): Promise<boolean> {
+	try {
+		await sessions.metadata(id);
+		return true;
+	} catch (error) {
+		if (isAgentSessionError(error, "SESSION_NOT_FOUND")) return false;
+		throw error;
 	}
 }

@@ -34,7 +34,14 @@ export function registerCompact(ctx: CliContext): Command {
 			if (flags.instructions !== undefined) options.customInstructions = flags.instructions;
 			if (flags.dryRun) {
 				const preview = await sessions.planCompaction(id, options);
-				if (flags.json) return ctx.out.json({ model: preview.model, plan: preview.plan ?? null });
+				if (flags.json) {
+					return ctx.out.json({
+						model: preview.model,
+						plan: preview.plan ?? null,
+						keepRecentTokens: preview.keepRecentTokens,
+					});
+				}
+				if (preview.keepRecentTokens.capped) ctx.out.note(`Note: ${preview.keepRecentTokens.capped}.`);
 				if (!preview.plan) return nothingToCompact(ctx, preview.contextTokens, keepRecent(sessions, options));
 				for (const line of renderPlan(preview.model, preview.plan)) await ctx.out.line(line);
 				return;

@@ -15,15 +15,14 @@ export function registerContext(ctx: CliContext): Command {
 		.description("print exactly what the LLM would get for a session: its messages and their estimated size")
 		.argument("<id>", "session id")
 		.option("--leaf <seq>", "build the context for this record instead of the active leaf", integerOption(1))
-		.option("--json", "print { leafSeq, systemPrompt, messages, estimatedTokens, compaction }")
+		.option("--json", "print { leafSeq, systemPrompt, messages, estimatedTokens, compaction, pruned }")
 		.action(async (rawId: string, flags: ContextFlags) => {
 			const id = sessionIdArgument(rawId);
-			const store = await ctx.store();
-			const opened = await store.open(id, {
+			const sessions = await ctx.sessions();
+			const context = await sessions.modelContext(id, {
 				...(flags.leaf !== undefined ? { leafSeq: flags.leaf } : {}),
 				onProblem: (problem) => ctx.out.note(problemWarning(problem)),
 			});
-			const context = opened.context;
 			if (flags.json) {
 				return ctx.out.json({
 					leafSeq: context.leafSeq,
@@ -31,16 +30,21 @@ export function registerContext(ctx: CliContext): Command {
 					messages: context.messages,
 					estimatedTokens: context.estimatedTokens,
 					compaction: context.compaction ?? null,
+					// compaction.prune_tool_outputs: the tool results whose output the model gets as a placeholder.
+					pruned: context.pruned ?? null,
 				});
 			}
 			const paint = ctx.out.paint;
 			const compaction = context.compaction
 				? `; compaction #${context.compaction.seq} keeps from #${context.compaction.firstKeptSeq}`
 				: "";
+			const pruned = context.pruned
+				? `; old output of ${context.pruned.seqs.length} tool result(s) pruned (~${formatCount(context.pruned.tokens)} tokens)`
+				: "";
 			await ctx.out.line(
 				paint(
 					"gray",
-					`${context.messages.length} message(s), ~${formatCount(context.estimatedTokens)} tokens, leaf #${context.leafSeq ?? "-"}${compaction}`,
+					`${context.messages.length} message(s), ~${formatCount(context.estimatedTokens)} tokens, leaf #${context.leafSeq ?? "-"}${compaction}${pruned}`,
 				),
 			);
 			if (context.systemPrompt) {

@@ -10,6 +10,7 @@ interface ListFlags {
 	search?: string;
 	source?: SessionSource;
 	limit?: number;
+	identity?: string;
 	json?: boolean;
 }
 
@@ -19,6 +20,7 @@ export function registerList(ctx: CliContext): Command {
 		.option("--all", "include archived sessions")
 		.option("--search <text>", "only sessions whose name or id contains this text (case-insensitive)")
 		.addOption(new Option("--source <source>", "only sessions started this way").choices(["interactive", "cron"]))
+		.option("--identity <key>", "only sessions of this identity key (see `create --identity`)")
 		.option("--limit <n>", "at most this many sessions", integerOption(1))
 		.option("--json", "print an array of session metadata (every match unless --limit is given)")
 		.action(async (flags: ListFlags) => {
@@ -26,6 +28,7 @@ export function registerList(ctx: CliContext): Command {
 			if (flags.search !== undefined) options.search = flags.search;
 			if (flags.source !== undefined) options.source = flags.source;
 			if (flags.limit !== undefined) options.limit = flags.limit;
+			if (flags.identity !== undefined) options.identityKey = flags.identity;
 			const sessions = await listSessions(await ctx.store(), options);
 			if (flags.json) return ctx.out.json(sessions);
 			if (sessions.length === 0) {

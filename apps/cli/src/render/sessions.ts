@@ -40,6 +40,8 @@ export function renderMetadata(session: SessionMetadata, paint: Paint): string[]
 		["archived", session.archivedAt ? shortTime(session.archivedAt) : undefined],
 		["forked from", session.forkedFrom ? `${session.forkedFrom.sessionId} at #${session.forkedFrom.seq}` : undefined],
 		["system prompt", session.systemPromptOverride],
+		["identity", session.identityKey],
+		["uptime", session.uptimeSeconds === undefined ? undefined : `${session.uptimeSeconds.toFixed(1)} s`],
 	];
 	return rows
 		.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== "")
