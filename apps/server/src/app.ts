@@ -11,6 +11,7 @@ import { registerModelRoutes } from "./routes/models.js";
 import { registerSessionActionRoutes } from "./routes/session-actions.js";
 import { registerSessionReadRoutes } from "./routes/session-reads.js";
 import { registerSessionRoutes } from "./routes/sessions.js";
+import { registerTurnRoutes } from "./routes/turns.js";
 import { registerWebPageRoutes } from "./routes/web-page.js";
 import type { JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, bearerToken, refuseRequest, tokenMatches } from "./security.js";
@@ -114,6 +115,7 @@ export function createApp(options: AppOptions): Hono {
 	registerSessionRoutes(app, deps);
 	registerSessionReadRoutes(app, deps);
 	registerMessageRoutes(app, deps);
+	registerTurnRoutes(app, deps);
 	registerSessionActionRoutes(app, deps);
 	registerJobRoutes(app, deps);
 	registerModelRoutes(app, deps);

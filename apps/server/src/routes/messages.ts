@@ -1,13 +1,16 @@
-import type { Hono } from "hono";
+import type { QueuedTurn, SendOptions } from "@agent/session";
+import type { Context, Hono } from "hono";
 import type { RouteDeps } from "../app.js";
 import { HttpError, toHttpError } from "../http-error.js";
 import { jsonBody, queryParams, sessionIdParam } from "../request-input.js";
-import { sendMessageBody, sendMessageQuery } from "../schemas.js";
+import { identityKeyParam, sendMessageBody, sendMessageQuery } from "../schemas.js";
 
 /**
  * POST /api/sessions/:id/messages: queues a turn (S7.10: turns of one session run one at a time,
  * in arrival order). 202 with the queue position at once, or with `?wait=1` 200 once the turn is
  * done, with the records it appended. Replies stream over GET /api/sessions/:id/events.
+ * POST /api/identities/:key/messages: the same, to the latest session of an identity key (one is
+ * created when it has none; `created` says so).
  */
 export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: RouteDeps): void {
 	app.post("/api/sessions/:id/messages", async (c) => {
@@ -18,22 +21,53 @@ export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: 
 		shutdown.refuseIfStopping();
 		const metadata = await runtime.metadata(id);
 		models.checkCredentials(body.model ?? (metadata.model || runtime.defaultModel()));
-		const turn = runtime.enqueue(id, body.content, {
-			...(body.model ? { model: body.model } : {}),
-			signal: shutdown.signal,
-		});
-		if (!query.wait) {
-			// The outcome is reported as turn.completed / turn.failed events; nobody awaits it here.
-			turn.done.catch(() => {});
-			return c.json({ sessionId: id, turnId: turn.turnId, position: turn.position }, 202);
-		}
-		try {
-			const result = await turn.done;
-			return c.json({ sessionId: id, turnId: turn.turnId, position: turn.position, records: result.records });
-		} catch (error) {
-			throw turnFailure(error);
-		}
+		const turn = runtime.enqueue(id, body.content, sendOptions(body, shutdown.signal));
+		return answer(c, id, turn, query.wait === true);
 	});
+
+	app.post("/api/identities/:key/messages", async (c) => {
+		const parsed = identityKeyParam.safeParse(c.req.param("key"));
+		if (!parsed.success) {
+			throw new HttpError(
+				400,
+				"INVALID_ARGUMENT",
+				"agent-sessions-server: the identity key in the path is empty or longer than 500 characters",
+			);
+		}
+		const query = queryParams(c, sendMessageQuery);
+		const body = await jsonBody(c, sendMessageBody);
+		if (body.model) models.check(body.model);
+		shutdown.refuseIfStopping();
+		models.checkCredentials(body.model ?? runtime.defaultModel());
+		const turn = await runtime.enqueueForIdentity(parsed.data, body.content, sendOptions(body, shutdown.signal));
+		return answer(c, turn.sessionId, turn, query.wait === true, { identityKey: parsed.data, created: turn.created });
+	});
+}
+
+function sendOptions(
+	body: { model?: string | undefined; thinkingLevel?: string | undefined },
+	signal: AbortSignal,
+): SendOptions {
+	return {
+		...(body.model ? { model: body.model } : {}),
+		...(body.thinkingLevel ? { thinkingLevel: body.thinkingLevel } : {}),
+		signal,
+	};
+}
+
+async function answer(c: Context, sessionId: string, turn: QueuedTurn, wait: boolean, extra: object = {}) {
+	const accepted = { sessionId, turnId: turn.turnId, position: turn.position, ...extra };
+	if (!wait) {
+		// The outcome is reported as turn.completed / turn.failed events; nobody awaits it here.
+		turn.done.catch(() => {});
+		return c.json(accepted, 202);
+	}
+	try {
+		const result = await turn.done;
+		return c.json({ ...accepted, records: result.records });
+	} catch (error) {
+		throw turnFailure(error);
+	}
 }
 
 /** A turn that failed after it was accepted: the caller's mistakes keep their 4xx, anything else is a 502. */

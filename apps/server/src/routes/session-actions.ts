@@ -33,7 +33,15 @@ export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdo
 	app.post("/api/sessions/:id/branch", async (c) => {
 		const id = sessionIdParam(c);
 		const body = await jsonBody(c, branchBody);
-		return c.json(await runtime.branch(id, body.atSeq));
+		if (body.model) models.check(body.model);
+		if (body.summarize) shutdown.refuseIfStopping();
+		return c.json(
+			await runtime.branch(id, body.atSeq, {
+				summarize: body.summarize === true,
+				...(body.model ? { model: body.model } : {}),
+				signal: shutdown.signal,
+			}),
+		);
 	});
 
 	app.post("/api/sessions/:id/labels", async (c) => {

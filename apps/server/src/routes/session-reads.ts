@@ -111,14 +111,22 @@ export function registerSessionReadRoutes(app: Hono, { runtime, models }: RouteD
 	app.get("/api/sessions/:id/context", async (c) => {
 		const id = sessionIdParam(c);
 		const query = queryParams(c, contextQuery);
-		const opened = await runtime.open(id, query.leafSeq !== undefined ? { leafSeq: query.leafSeq } : {});
-		const model = opened.metadata.model || runtime.defaultModel();
+		const metadata = await runtime.metadata(id);
+		// The context as the model gets it: old tool outputs pruned when config says so (`context.pruned`).
+		const context = await runtime.modelContext(id, query.leafSeq !== undefined ? { leafSeq: query.leafSeq } : {});
+		const model = metadata.model || runtime.defaultModel();
 		const contextWindow = models.contextWindowOf(model);
 		return c.json({
 			sessionId: id,
 			model,
 			...(contextWindow !== undefined ? { contextWindow } : {}),
-			context: opened.context,
+			context,
 		});
+	});
+
+	app.get("/api/sessions/:id/tools", async (c) => {
+		const id = sessionIdParam(c);
+		await runtime.metadata(id);
+		return c.json({ sessionId: id, executions: await runtime.toolLog(id) });
 	});
 }

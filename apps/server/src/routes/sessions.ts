@@ -11,6 +11,7 @@ export function registerSessionRoutes(app: Hono, { runtime, models }: RouteDeps)
 			...(query.search ? { search: query.search } : {}),
 			...(query.archived !== undefined ? { archived: query.archived } : {}),
 			...(query.source ? { source: query.source } : {}),
+			...(query.identity ? { identityKey: query.identity } : {}),
 			limit: query.limit ?? 50,
 			...(query.cursor ? { cursor: query.cursor } : {}),
 		});
@@ -24,6 +25,8 @@ export function registerSessionRoutes(app: Hono, { runtime, models }: RouteDeps)
 			...(body.name ? { name: body.name } : {}),
 			...(body.model ? { model: body.model } : {}),
 			...(body.systemPromptOverride ? { systemPromptOverride: body.systemPromptOverride } : {}),
+			...(body.identityKey ? { identityKey: body.identityKey } : {}),
+			...(body.deferred ? { deferred: true } : {}),
 		});
 		return c.json(metadata, 201, { Location: `/api/sessions/${metadata.id}` });
 	});
