@@ -146,8 +146,14 @@ export class Api {
 		return this.request("POST", `/api/sessions/${id}/fork`, options);
 	}
 
-	branch(id: string, atSeq: number): Promise<SessionMetadata> {
-		return this.request("POST", `/api/sessions/${id}/branch`, { atSeq });
+	/** Moves the active leaf; with `summarize`, the branch left becomes a branch_summary at the new leaf. */
+	branch(id: string, atSeq: number, summarize = false): Promise<SessionMetadata> {
+		return this.request("POST", `/api/sessions/${id}/branch`, summarize ? { atSeq, summarize } : { atSeq });
+	}
+
+	/** Stops the session's running turn (what it stored stays stored). */
+	cancelTurn(id: string): Promise<{ cancelled: boolean; turnId?: string }> {
+		return this.request("POST", `/api/sessions/${id}/cancel`);
 	}
 
 	private async request<T>(method: string, url: string, body?: unknown): Promise<T> {

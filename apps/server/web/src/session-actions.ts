@@ -26,6 +26,12 @@ export class SessionActions {
 		byId("compact-form").addEventListener("submit", () => void this.compact());
 		on("fork", () => this.fork(view.selectedSeq ?? view.viewLeaf ?? undefined));
 		on("branch", () => this.branch(view.selectedSeq ?? view.viewLeaf));
+		on("stop", () => this.stop());
+		// Esc stops a running reply (unless a dialog is open or an edit is being cancelled).
+		document.addEventListener("keydown", (event) => {
+			if (event.key !== "Escape" || view.composer.editing || document.querySelector("dialog[open]")) return;
+			if (view.pendingTurns.size > 0) void this.stop();
+		});
 		on("archive", () => this.toggleArchived());
 		on("delete", () => this.remove());
 		on("session-name", () => this.startRename());
@@ -60,6 +66,8 @@ export class SessionActions {
 				view.navigate(`#/s/${id}`, true);
 				await view.open(id);
 				await view.subscribed;
+				// Deferred: if this first turn fails, the server keeps nothing and the page goes back to a draft.
+				view.unsavedFirstMessage = text;
 				await view.api.send(id, text, composer.modelForSend());
 				return;
 			}
@@ -168,15 +176,33 @@ export class SessionActions {
 		}
 	}
 
+	/** Stops the running turn of the session (the Stop button, or Esc). */
+	async stop(): Promise<void> {
+		const view = this.view;
+		const id = view.id;
+		if (!id || view.pendingTurns.size === 0) return;
+		try {
+			await view.api.cancelTurn(id);
+		} catch (error) {
+			view.showNotice((error as Error).message, true);
+		}
+	}
+
 	private async branch(at: number | null): Promise<void> {
 		const view = this.view;
 		const id = view.id;
 		if (!id || at === null) return;
+		const summarize = byId<HTMLInputElement>("branch-summarize").checked;
 		try {
-			view.metadata = await view.api.branch(id, at);
-			view.viewLeaf = at;
+			if (summarize) view.showNotice("Summarizing the branch you leave…");
+			view.metadata = await view.api.branch(id, at, summarize);
+			view.viewLeaf = summarize ? (view.metadata.leafSeq ?? view.metadata.lastSeq) : at;
 			view.select(null);
-			view.showNotice(`The next message continues from #${at}; the later messages stay on their own branch.`);
+			view.showNotice(
+				summarize
+					? `The next message continues from #${at}, with a summary of the branch left; that branch stays too.`
+					: `The next message continues from #${at}; the later messages stay on their own branch.`,
+			);
 			view.composer.message.focus();
 			void view.refreshContext();
 		} catch (error) {

@@ -25,6 +25,8 @@ export class SessionView {
 	id: string | undefined;
 	/** A new session that exists only in this page until the first send. */
 	draft = false;
+	/** The first message of a deferred session, until its reply comes: restored if the turn fails (nothing was kept). */
+	unsavedFirstMessage: string | undefined;
 	metadata: SessionMetadata | undefined;
 	data: SessionData | undefined;
 	/** The leaf whose path is shown; follows the active leaf unless the user picked another branch. */
@@ -223,6 +225,7 @@ export class SessionView {
 	}
 
 	private reset(id: string | undefined): void {
+		this.unsavedFirstMessage = undefined;
 		this.socket?.close();
 		this.socket = undefined;
 		this.data?.stop();
@@ -346,6 +349,10 @@ export class SessionView {
 				break;
 			}
 			case "session.deleted":
+				if (this.unsavedFirstMessage !== undefined) {
+					this.firstTurnLost(this.unsavedFirstMessage);
+					break;
+				}
 				this.showNotFound("This session was deleted.");
 				break;
 			case "turn.queued":
@@ -367,6 +374,7 @@ export class SessionView {
 				break;
 			case "turn.completed":
 			case "turn.failed":
+				if (event.type === "turn.completed") this.unsavedFirstMessage = undefined;
 				this.pendingTurns.delete(event.turnId);
 				if (this.streaming?.turnId === event.turnId) this.streaming = undefined;
 				if (event.type === "turn.failed") this.showNotice(`The turn failed: ${event.error.message}`, true);
@@ -552,6 +560,18 @@ export class SessionView {
 	renderQueue(): void {
 		const count = this.pendingTurns.size;
 		this.el.queue.textContent = count === 0 ? "" : count === 1 ? "working…" : `${count} turns queued`;
+		byId("stop").hidden = count === 0;
+	}
+
+	/** A new session's first turn failed or was stopped: nothing was saved, so back to a draft with the text. */
+	private firstTurnLost(text: string): void {
+		this.unsavedFirstMessage = undefined;
+		this.navigate("#/new", true);
+		this.composer.message.value = text;
+		this.showNotice(
+			"The first reply did not come, so nothing was saved; your message is back in the box to send again.",
+			true,
+		);
 	}
 
 	/** Shows the latest message (after a send, the reply appears there). */
