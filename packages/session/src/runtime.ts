@@ -424,7 +424,7 @@ export class AgentSessions {
 						content,
 						model,
 						ephemeral,
-						keepFailedReply: deferred === undefined,
+						keepFailedReply: () => deferred === undefined || deferred.written,
 						...(options.signal ? { signal: options.signal } : {}),
 						...(options.thinkingLevel !== undefined ? { thinkingLevel: options.thinkingLevel } : {}),
 					},

@@ -56,10 +56,10 @@ export interface TurnInput {
 	/** A thinking level to set for this turn and the ones after it (a thinking_level_change record). */
 	thinkingLevel?: string;
 	/**
-	 * False for the first turn of a deferred session: a failed or aborted reply is not appended
-	 * (appending it would write the session out), so a failed first turn leaves nothing behind.
+	 * False while a deferred session is not written yet: a failed or aborted reply is then not
+	 * appended (appending it would write the session out), so a failed first turn leaves nothing.
 	 */
-	keepFailedReply: boolean;
+	keepFailedReply: () => boolean;
 }
 
 /** The thinking levels pi-ai's reasoning option takes; "off" (or none) sends no reasoning option. */
@@ -116,12 +116,16 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 			}
 		}
 		const failed = reply.stopReason === "aborted" || reply.stopReason === "error";
-		if (!failed || input.keepFailedReply) await append([assistantRecordInput(reply)]);
+		const kept = !failed || input.keepFailedReply();
+		if (kept) await append([assistantRecordInput(reply)]);
 		if (reply.stopReason === "aborted") throw new AgentSessionError("ABORTED", "@agent/session: the turn was aborted");
 		if (reply.stopReason === "error") {
+			const after = kept
+				? "the reply is stored with its error, send again to retry"
+				: "nothing was written (a deferred session is written with its first reply), send again to start over";
 			throw new AgentSessionError(
 				"MODEL_FAILED",
-				`@agent/session: the model failed: ${reply.errorMessage ?? "unknown error"}; the reply is stored with its error, send again to retry`,
+				`@agent/session: the model failed: ${reply.errorMessage ?? "unknown error"}; ${after}`,
 			);
 		}
 		const calls = toolCallsOf(reply.content as ContentBlock[]);
