@@ -1,4 +1,5 @@
 import type { QueuedTurn, SendOptions } from "@agent/session";
+import { isAgentSessionError } from "@agent/session-format";
 import type { Context, Hono } from "hono";
 import type { RouteDeps } from "../app.js";
 import { HttpError, toHttpError } from "../http-error.js";
@@ -72,6 +73,14 @@ async function answer(c: Context, sessionId: string, turn: QueuedTurn, wait: boo
 
 /** A turn that failed after it was accepted: the caller's mistakes keep their 4xx, anything else is a 502. */
 function turnFailure(error: unknown): HttpError {
+	if (isAgentSessionError(error, "ABORTED")) {
+		return new HttpError(
+			409,
+			"TURN_CANCELLED",
+			"agent-sessions-server: the turn was cancelled (or the server is stopping); what it stored stays stored",
+			{ cause: error },
+		);
+	}
 	const mapped = toHttpError(error);
 	if (mapped.status < 500) return mapped;
 	return new HttpError(502, "TURN_FAILED", `agent-sessions-server: the turn failed: ${mapped.message}`, {

@@ -377,7 +377,10 @@ export class SessionView {
 				if (event.type === "turn.completed") this.unsavedFirstMessage = undefined;
 				this.pendingTurns.delete(event.turnId);
 				if (this.streaming?.turnId === event.turnId) this.streaming = undefined;
-				if (event.type === "turn.failed") this.showNotice(`The turn failed: ${event.error.message}`, true);
+				if (event.type === "turn.failed") {
+					if (event.error.code === "ABORTED") this.showNotice("Stopped: what the reply had written so far is kept.");
+					else this.showNotice(`The turn failed: ${event.error.message}`, true);
+				}
 				this.renderQueue();
 				this.render();
 				void this.refreshContext();
