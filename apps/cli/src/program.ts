@@ -19,6 +19,7 @@ import { registerShow } from "./commands/show.js";
 import { registerStats } from "./commands/stats.js";
 import { registerTail } from "./commands/tail.js";
 import { registerTools } from "./commands/tools.js";
+import { registerTurns } from "./commands/turns.js";
 import { registerVerify } from "./commands/verify.js";
 import { CLI_VERSION } from "./version.js";
 
@@ -63,6 +64,7 @@ export function buildProgram(ctx: CliContext): Command {
 		registerImport,
 		registerExport,
 		registerTools,
+		registerTurns,
 	]) {
 		const command = register(ctx);
 		// Subcommands inherit the output settings and report errors the same way.

@@ -123,6 +123,25 @@ describe("uptime and the thinking level", () => {
 		]);
 	});
 
+	it("turns lists each turn's outcome and duration, failed ones with their error", async () => {
+		const cli = cliAt(await tempHome());
+		const id = await cli.create("--model", "demo");
+		await cli.ok(["send", id, "one"]);
+		const failed = await cli(["send", id, "two", "--model", "anthropic/claude-sonnet-4-5"], { env: NO_KEYS });
+		expect(failed.code).toBe(1);
+		const turns = await cli.json<
+			Array<{ outcome: string; durationMs: number; model: string; error?: { code: string } }>
+		>(["turns", id]);
+		expect(turns.map((t) => [t.outcome, t.model])).toEqual([
+			["completed", "demo/demo"],
+			["failed", "anthropic/claude-sonnet-4-5"],
+		]);
+		expect(turns[1]?.error?.code).toBe("MODEL_FAILED");
+		const table = await cli.ok(["turns", id]);
+		expect(table).toMatch(/completed\s+[\d.]+ s\s+demo\/demo/);
+		expect(table).toContain("MODEL_FAILED");
+	});
+
 	it("refuses an unknown thinking level", async () => {
 		const cli = cliAt(await tempHome());
 		const id = await cli.create("--model", "demo");

@@ -101,6 +101,11 @@ describe("cancelling turns", () => {
 		expect((await send(session.id, { content: "third" })).status).toBe(200);
 		const outcomes = (await records(session.id)).flatMap((r) => (r.recordType === "turn" ? [r.outcome] : []));
 		expect(outcomes).toEqual(["cancelled", "cancelled", "completed"]);
+		const turns = (await (await server.api(`/api/sessions/${session.id}/turns`)).json()) as {
+			turns: Array<{ turnId: string; outcome: string; durationMs: number }>;
+		};
+		expect(turns.turns.map((t) => t.outcome)).toEqual(["cancelled", "cancelled", "completed"]);
+		expect(turns.turns[1]?.turnId).toBe(turnId);
 	});
 });
 

@@ -22,6 +22,7 @@ import {
 	type SessionRecord,
 	type SessionStore,
 	type StoredRecord,
+	type TurnRecord,
 	textBlock,
 } from "@agent/session-format";
 import { createFileStore, resolveHome } from "@agent/session-fs";
@@ -271,6 +272,13 @@ export class AgentSessions {
 	 */
 	async modelContext(sessionId: string, options?: OpenOptions): Promise<ModelContext> {
 		return prunedContext(await this.store.open(sessionId, options), this.config.pruneToolOutputs);
+	}
+
+	/** The outcome of every turn of the session (its `turn` records, oldest first): the persisted turn events. */
+	async turns(sessionId: string): Promise<TurnRecord[]> {
+		const turns: TurnRecord[] = [];
+		for await (const record of this.store.read(sessionId)) if (record.recordType === "turn") turns.push(record);
+		return turns;
 	}
 
 	/**

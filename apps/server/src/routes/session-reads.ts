@@ -124,6 +124,12 @@ export function registerSessionReadRoutes(app: Hono, { runtime, models }: RouteD
 		});
 	});
 
+	app.get("/api/sessions/:id/turns", async (c) => {
+		const id = sessionIdParam(c);
+		await runtime.metadata(id);
+		return c.json({ sessionId: id, turns: await runtime.turns(id) });
+	});
+
 	app.get("/api/sessions/:id/tools", async (c) => {
 		const id = sessionIdParam(c);
 		await runtime.metadata(id);
