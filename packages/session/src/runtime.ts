@@ -308,6 +308,7 @@ export class AgentSessions {
 		return this.queue.enqueue(sessionId, async () => {
 			const model = await this.manualSummarizer(sessionId, options.model);
 			const lease = await this.store.lease(sessionId, { waitMs: this.leaseWaitMs() });
+			this.unwritten.delete(sessionId);
 			try {
 				return await this.compactUnderLease(lease, model, "manual", options);
 			} finally {
@@ -374,12 +375,14 @@ export class AgentSessions {
 
 	async fork(sessionId: string, options: { atSeq?: number; name?: string } = {}): Promise<SessionMetadata> {
 		const metadata = await this.store.fork(sessionId, options);
+		this.unwritten.delete(sessionId);
 		this.events.emit({ type: "session.created", sessionId: metadata.id, metadata });
 		return metadata;
 	}
 
 	async delete(sessionId: string): Promise<void> {
 		await this.queue.enqueue(sessionId, () => this.store.delete(sessionId));
+		this.unwritten.delete(sessionId);
 		this.events.emit({ type: "session.deleted", sessionId });
 	}
 
@@ -557,6 +560,8 @@ export class AgentSessions {
 	}
 
 	private updated(metadata: SessionMetadata): SessionMetadata {
+		// Every store operation but append and reads writes a deferred session out.
+		this.unwritten.delete(metadata.id);
 		this.events.emit({ type: "session.updated", sessionId: metadata.id, metadata });
 		return metadata;
 	}

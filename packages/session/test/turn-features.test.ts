@@ -90,6 +90,23 @@ describe("deferred sessions", () => {
 	});
 });
 
+describe("deferred sessions written out by another operation", () => {
+	it("are ordinary sessions from then on: a failed turn keeps them and their failed reply", async () => {
+		const home = await tempHome();
+		const { resolveModel } = model({
+			chat: () => fauxAssistantMessage([], { stopReason: "error", errorMessage: "provider down" }),
+		});
+		const runtime = await openRuntime(home, { resolveModel });
+		const session = await runtime.create({ model: "faux/faux-small", deferred: true });
+		await runtime.rename(session.id, "named first");
+		expect(sessionDirs(home)).toEqual([session.id]);
+		await expect(runtime.send(session.id, "hello")).rejects.toThrow(/stored with its error/);
+		expect(sessionDirs(home)).toEqual([session.id]);
+		const roles = (await allRecords(runtime, session.id)).flatMap((r) => (r.recordType === "message" ? [r.role] : []));
+		expect(roles).toEqual(["user", "assistant"]);
+	});
+});
+
 describe("cancelling a turn", () => {
 	it("stops the running turn, records it as cancelled, and the session goes on", async () => {
 		const home = await tempHome();
