@@ -1,4 +1,11 @@
-import type { AppendResult, LeaseHolder, RecordInput, SessionLease, SessionStore } from "@agent/session-format";
+import type {
+	AppendResult,
+	LeaseHolder,
+	RecordInput,
+	SessionLease,
+	SessionMetadata,
+	SessionStore,
+} from "@agent/session-format";
 
 /**
  * The lease of a turn on a session created with `deferred: true` that has not been written yet.
@@ -13,6 +20,8 @@ export class DeferredLease implements SessionLease {
 		private readonly store: SessionStore,
 		readonly sessionId: string,
 		private readonly leaseOptions: { waitMs?: number; signal?: AbortSignal },
+		/** Called once, when the session has been written out (with its metadata then). */
+		private readonly onWritten: (metadata: SessionMetadata) => void = () => {},
 	) {}
 
 	get holder(): LeaseHolder {
@@ -28,7 +37,10 @@ export class DeferredLease implements SessionLease {
 		if (this.real) return this.real.append(records);
 		const result = await this.store.append(this.sessionId, records, this.leaseOptions);
 		const wroteOut = result.records.some((record) => record.recordType === "message" && record.role === "assistant");
-		if (wroteOut) this.real = await this.store.lease(this.sessionId, this.leaseOptions);
+		if (wroteOut) {
+			this.real = await this.store.lease(this.sessionId, this.leaseOptions);
+			this.onWritten(result.metadata);
+		}
 		return result;
 	}
 

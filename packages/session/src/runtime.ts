@@ -165,8 +165,10 @@ export class AgentSessions {
 		const model = canonicalModelName(options.model ?? this.defaultModel());
 		this.resolve(model);
 		const metadata = await this.store.create({ ...options, model });
+		// A deferred session is announced when it is written out (with its first reply): until then
+		// no listing shows it, and it may never exist.
 		if (options.deferred) this.unwritten.add(metadata.id);
-		this.events.emit({ type: "session.created", sessionId: metadata.id, metadata });
+		else this.events.emit({ type: "session.created", sessionId: metadata.id, metadata });
 		return metadata;
 	}
 
@@ -411,7 +413,9 @@ export class AgentSessions {
 			const leaseOptions = { waitMs: this.leaseWaitMs(), ...(options.signal ? { signal: options.signal } : {}) };
 			// A deferred session not yet written takes no lease (that would write it out) until its first reply.
 			const deferred = this.unwritten.has(sessionId)
-				? new DeferredLease(this.store, sessionId, leaseOptions)
+				? new DeferredLease(this.store, sessionId, leaseOptions, (written) =>
+						this.events.emit({ type: "session.created", sessionId, metadata: written }),
+					)
 				: undefined;
 			const lease = deferred ?? (await this.store.lease(sessionId, leaseOptions));
 			const startedAt = new Date();

@@ -3,7 +3,7 @@ import path from "node:path";
 import { isAgentSessionError, type StoredRecord } from "@agent/session-format";
 import { fauxAssistantMessage, fauxToolCall, Type } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveConfig } from "../src/index.js";
+import { resolveConfig, type SessionEvent } from "../src/index.js";
 import { fauxModel, lastUserText, openRuntime, tempHome } from "./helpers.js";
 
 const cleanups: Array<() => void> = [];
@@ -52,10 +52,20 @@ describe("deferred sessions", () => {
 		const home = await tempHome();
 		const { resolveModel } = model();
 		const runtime = await openRuntime(home, { resolveModel });
+		const events: SessionEvent[] = [];
+		runtime.subscribe((event) => events.push(event));
 		const session = await runtime.create({ model: "faux/faux-small", deferred: true });
 		expect(sessionDirs(home)).toEqual([]);
+		expect(events.some((event) => event.type === "session.created")).toBe(false);
 		await runtime.send(session.id, "first words");
 		expect(sessionDirs(home)).toEqual([session.id]);
+		// Announced once written, before its reply's record.appended.
+		const order = events.flatMap((e) =>
+			e.type === "session.created" || (e.type === "record.appended" && e.record.recordType === "message")
+				? [e.type === "record.appended" && e.record.recordType === "message" ? e.record.role : e.type]
+				: [],
+		);
+		expect(order).toEqual(["user", "session.created", "assistant"]);
 		const types = (await allRecords(runtime, session.id)).map((r) => r.recordType);
 		expect(types).toEqual(["message", "message", "session_info", "turn"]);
 	});

@@ -1,5 +1,5 @@
 import type { SessionEvent } from "@agent/session";
-import { parentSeqOf, type SessionMetadata, SessionTree, type StoredRecord } from "@agent/session-format";
+import { isSideRecord, parentSeqOf, type SessionMetadata, SessionTree, type StoredRecord } from "@agent/session-format";
 import { type Api, ApiError, type ModelList } from "./api.js";
 import { branchTips, latestLeafUnder, leafLabel, shownAt } from "./branches.js";
 import { Composer } from "./composer.js";
@@ -412,7 +412,10 @@ export class SessionView {
 			return;
 		}
 		const parent = parentSeqOf(record);
-		if (following && (parent === this.viewLeaf || this.viewLeaf === null)) this.viewLeaf = record.seq;
+		// A side record (a turn's record, a label, a leaf move) is never a leaf to view.
+		if (following && !isSideRecord(record) && (parent === this.viewLeaf || this.viewLeaf === null)) {
+			this.viewLeaf = record.seq;
+		}
 		if (record.recordType === "message" && record.role === "assistant" && this.streaming) this.streaming.text = "";
 		this.transcript.refresh(labelTargets([record]));
 		this.render();
