@@ -1,12 +1,5 @@
+import { estimateContextTokens, shouldCompact, compact as summarize } from "@agent/compaction";
 import {
-	abandonedBranch,
-	estimateContextTokens,
-	shouldCompact,
-	compact as summarize,
-	summarizeBranch,
-} from "@agent/compaction";
-import {
-	AgentSessionError,
 	type CompactionSettings,
 	type CompactionTrigger,
 	type ContentBlock,
@@ -21,21 +14,22 @@ import {
 	type SessionMetadata,
 	type SessionRecord,
 	type SessionStore,
-	type StoredRecord,
 	type TurnRecord,
 	textBlock,
 } from "@agent/session-format";
 import { createFileStore, resolveHome } from "@agent/session-fs";
+import { summaryOfBranchLeft } from "./branch-left.js";
 import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
 import { DeferredLease } from "./deferred-lease.js";
 import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
+import { KeyedSerial } from "./keyed-serial.js";
 import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
 import { type ModelContext, prunedContext } from "./pruned-context.js";
 import { type ToolExecution, toolExecutions } from "./tool-log.js";
 import type { ToolExecutor } from "./tools.js";
-import { runTurn, THINKING_LEVELS } from "./turn.js";
+import { checkThinkingLevel, runTurn } from "./turn.js";
 import { TurnControls } from "./turn-controls.js";
 import { TurnQueue } from "./turn-queue.js";
 import { turnRecordInput } from "./turn-record.js";
@@ -133,7 +127,7 @@ export class AgentSessions {
 	/** Deferred sessions this runtime created that are not on disk yet (no assistant message so far). */
 	private readonly unwritten = new Set<string>();
 	/** Per identity key: the lookup-or-create in flight, so two sends never create two sessions. */
-	private readonly identityLookups = new Map<string, Promise<unknown>>();
+	private readonly identityLookups = new KeyedSerial();
 	private warnedKeepRecentCap = false;
 
 	private constructor(store: SessionStore, config: AgentConfig, options: AgentSessionsOptions) {
@@ -253,19 +247,12 @@ export class AgentSessions {
 		identityKey: string,
 		create: Omit<CreateSessionOptions, "identityKey"> = {},
 	): Promise<{ sessionId: string; created: boolean }> {
-		const previous = this.identityLookups.get(identityKey) ?? Promise.resolve();
-		const lookup = previous.then(async () => {
+		return this.identityLookups.run(identityKey, async () => {
 			const found = await this.store.findByIdentity(identityKey);
 			if (found) return { sessionId: found.id, created: false };
 			const metadata = await this.create({ ...create, identityKey });
 			return { sessionId: metadata.id, created: true };
 		});
-		const settled = lookup.catch(() => {});
-		this.identityLookups.set(identityKey, settled);
-		void settled.then(() => {
-			if (this.identityLookups.get(identityKey) === settled) this.identityLookups.delete(identityKey);
-		});
-		return lookup;
 	}
 
 	/**
@@ -346,29 +333,13 @@ export class AgentSessions {
 		return this.queue.enqueue(sessionId, async () => {
 			const summarizer = await this.manualSummarizer(sessionId, options.model);
 			// Summarize first: when the summarizer fails, the leaf has not moved and nothing was written.
-			const left = await this.branchLeft(sessionId, atSeq);
-			const summary =
-				left.length > 0
-					? await summarizeBranch(left, {
-							model: summarizer.model,
-							...(summarizer.apiKey ? { completeOptions: { apiKey: summarizer.apiKey } } : {}),
-							...(options.signal ? { signal: options.signal } : {}),
-						})
-					: undefined;
+			const summary = await summaryOfBranchLeft(this.store, sessionId, atSeq, summarizer, options.signal);
 			const moved = await this.store.branch(sessionId, atSeq);
 			if (!summary) return this.updated(moved);
 			const result = await this.store.append(sessionId, [summary]);
 			for (const record of result.records) this.events.emit({ type: "record.appended", sessionId, record });
 			return this.updated(result.metadata);
 		});
-	}
-
-	/** The records of the active branch that moving the leaf to atSeq leaves behind. */
-	private async branchLeft(sessionId: string, atSeq: number): Promise<StoredRecord[]> {
-		const from = await this.store.open(sessionId);
-		if (from.context.leafSeq === atSeq) return [];
-		const to = await this.store.open(sessionId, { leafSeq: atSeq });
-		return abandonedBranch(from.path, to.path);
 	}
 
 	async label(sessionId: string, targetSeq: number, label: string): Promise<SessionMetadata> {
@@ -576,14 +547,5 @@ export class AgentSessions {
 
 	private leaseWaitMs(): number {
 		return this.options.leaseWaitMs ?? 5 * 60_000;
-	}
-}
-
-function checkThinkingLevel(level: string): void {
-	if (!THINKING_LEVELS.includes(level)) {
-		throw new AgentSessionError(
-			"INVALID_ARGUMENT",
-			`@agent/session: unknown thinking level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`,
-		);
 	}
 }
