@@ -1,5 +1,6 @@
 import { estimateContextTokens, shouldCompact, compact as summarize } from "@agent/compaction";
 import {
+	AgentSessionError,
 	type CompactionSettings,
 	type CompactionTrigger,
 	type ContentBlock,
@@ -378,6 +379,12 @@ export class AgentSessions {
 		this.controls.started(turnId);
 		this.events.emit({ type: "turn.started", sessionId, turnId });
 		try {
+			// Cancelled while it waited in the queue: it never starts, and nothing is written.
+			if (options.signal?.aborted) {
+				throw new AgentSessionError("ABORTED", "@agent/session: the turn was cancelled before it started", {
+					cause: options.signal.reason,
+				});
+			}
 			const metadata = await this.store.metadata(sessionId);
 			const model = this.resolve(options.model ?? (metadata.model || this.defaultModel()));
 			const ephemeral = [...((await this.options.ephemeral?.(sessionId)) ?? []), ...(options.ephemeral ?? [])];

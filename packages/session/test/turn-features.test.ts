@@ -141,6 +141,27 @@ describe("cancelling a turn", () => {
 	});
 });
 
+describe("cancelling a queued turn", () => {
+	it("ends it before it starts: nothing of it is written", async () => {
+		const home = await tempHome();
+		const { resolveModel } = model({ tokensPerSecond: 20, chat: () => fauxAssistantMessage("word ".repeat(200)) });
+		const runtime = await openRuntime(home, { resolveModel });
+		const session = await runtime.create({ model: "faux/faux-small" });
+		const running = runtime.enqueue(session.id, "first");
+		const queued = runtime.enqueue(session.id, "second, never sent");
+		expect(queued.position).toBe(1);
+		expect(runtime.cancel(session.id, queued.turnId)).toBe(queued.turnId);
+		await expect(queued.done).rejects.toSatisfy((error) => isAgentSessionError(error, "ABORTED"));
+		await running.done;
+		const texts = (await allRecords(runtime, session.id)).flatMap((r) =>
+			r.recordType === "message" && r.role === "user"
+				? [r.content.map((b) => (b.type === "text" ? b.text : "")).join("")]
+				: [],
+		);
+		expect(texts).toEqual(["first"]);
+	});
+});
+
 describe("uptime", () => {
 	it("adds each turn's active time as a turn record, which a lost metadata.json does not lose", async () => {
 		const home = await tempHome();
