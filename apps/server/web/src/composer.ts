@@ -35,7 +35,11 @@ export class Composer {
 				event.preventDefault();
 				onSend();
 			}
-			if (event.key === "Escape" && this.editing) this.cancelEdit();
+			if (event.key === "Escape" && this.editing) {
+				// Handled: this Esc cancels the edit, not a running reply.
+				event.preventDefault();
+				this.cancelEdit();
+			}
 		});
 		byId("edit-cancel").addEventListener("click", () => this.cancelEdit());
 	}

@@ -29,7 +29,9 @@ export class SessionActions {
 		on("stop", () => this.stop());
 		// Esc stops a running reply (unless a dialog is open or an edit is being cancelled).
 		document.addEventListener("keydown", (event) => {
-			if (event.key !== "Escape" || view.composer.editing || document.querySelector("dialog[open]")) return;
+			if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
+			// Esc in the search box (or another field) is that field's own.
+			if ((event.target as HTMLElement).closest?.("input, select")) return;
 			if (view.pendingTurns.size > 0) void this.stop();
 		});
 		on("archive", () => this.toggleArchived());
