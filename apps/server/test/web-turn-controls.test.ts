@@ -63,6 +63,8 @@ describe.skipIf(skipBrowser)("turns the page's user controls", () => {
 		const records = [];
 		for await (const record of server.runtime.store.read(session.id)) records.push(record);
 		expect(records.flatMap((r) => (r.recordType === "turn" ? [r.outcome] : []))).toEqual(["cancelled"]);
+		// The header shows the session's active time (its turns' durations).
+		await expect.poll(() => page.getByTestId("session-meta").textContent()).toMatch(/active \d+ s/);
 		await page.close();
 	});
 

@@ -462,6 +462,8 @@ export class SessionView {
 			metrics && metrics.totalTokens > 0 ? `${compactNumber(metrics.totalTokens)} tokens used` : "",
 			formatCost(metrics?.cost),
 			metadata.source === "cron" ? `cron job ${metadata.cronJobId ?? ""}` : "",
+			metadata.identityKey ? `identity ${metadata.identityKey}` : "",
+			metadata.uptimeSeconds ? `active ${activeTime(metadata.uptimeSeconds)}` : "",
 		].filter(Boolean);
 		replaceChildren(
 			this.el.meta,
@@ -633,4 +635,11 @@ const EMPTY_TREE = new SessionTree();
 /** The records whose label these records change (their rows are drawn again). */
 function labelTargets(records: readonly StoredRecord[]): number[] {
 	return records.flatMap((record) => (record.recordType === "label" ? [record.targetSeq] : []));
+}
+
+/** A session's active time (the sum of its turns' durations), e.g. "12 s" or "3 min". */
+function activeTime(seconds: number): string {
+	if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+	if (seconds < 3600) return `${Math.round(seconds / 60)} min`;
+	return `${(seconds / 3600).toFixed(1)} h`;
 }
