@@ -39,7 +39,7 @@ describe.skipIf(skipBrowser)("turns the page's user controls", () => {
 		await page.getByTestId("stop").waitFor({ state: "visible" });
 		await page.locator("article.streaming").waitFor();
 		await page.getByTestId("stop").click();
-		await expect.poll(() => page.evaluate(() => location.hash)).toBe("#/new");
+		await page.waitForURL(/#\/new$/);
 		await expect.poll(() => page.getByTestId("message-input").inputValue()).toBe("a question I take back");
 		expect(await page.locator("#notice").textContent()).toMatch(/nothing was saved/);
 		await server.runtime.idle();
