@@ -10,7 +10,8 @@ import {
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
 import { compact } from "./compact.js";
-import { prepareCompaction } from "./prepare.js";
+import { renderPartPrompt } from "./part-material.js";
+import { prepareCompaction, type SummaryPart } from "./prepare.js";
 import {
 	SUMMARIZATION_PROMPT,
 	SUMMARIZATION_SYSTEM_PROMPT,
@@ -66,7 +67,7 @@ describe("compact", () => {
 		expect(record.summary).toBe(
 			`${validSummary("one")}\n\n<read-files>\nsrc/a.ts\n</read-files>\n\n<modified-files>\nsrc/b.ts\n</modified-files>`,
 		);
-		expect(prompts).toEqual([{ system: SUMMARIZATION_SYSTEM_PROMPT, user: plan.parts[0]?.userPrompt }]);
+		expect(prompts).toEqual([{ system: SUMMARIZATION_SYSTEM_PROMPT, user: await renderPartPrompt(plan, plan.parts[0] as SummaryPart) }]);
 
 		// S7.11: the context after compaction is the summary, then the kept messages.
 		const compacted = b.append(record);
@@ -220,7 +221,7 @@ describe("compact", () => {
 		await compact(plan, { model, customInstructions: "from compact" });
 		expect(prompts[0]?.user.endsWith("Additional instructions for this summary:\nfrom compact")).toBe(true);
 		await compact(plan, { model });
-		expect(prompts[1]?.user).toBe(plan.parts[0]?.userPrompt);
+		expect(prompts[1]?.user).toBe(await renderPartPrompt(plan, plan.parts[0] as SummaryPart));
 	});
 
 	it("summarizes a split turn's first part with the turn-prefix prompt and merges it", async () => {

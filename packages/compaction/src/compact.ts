@@ -6,10 +6,11 @@ import {
 } from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
 import { appendFileOperations } from "./file-operations.js";
+import { partPieces, sourceFor } from "./part-material.js";
+import type { PathSource } from "./path-source.js";
 import type { CompactionPlan, SummaryPart } from "./prepare.js";
 import { TURN_PREFIX_HEADING } from "./prompts.js";
 import { REQUIRED_SUMMARY_SECTIONS } from "./sections.js";
-import { serializeMessage } from "./serialize.js";
 import { runSummaryJob } from "./summarize-chunks.js";
 import type { SummarizerCall } from "./summarizer.js";
 
@@ -25,6 +26,23 @@ export interface CompactOptions extends Omit<SummarizerCall, "maxTokens"> {
 	summarizerContextWindow?: number;
 	/** The most tokens a summary may have. Default: 80% of reserveTokens, at most the model's maxTokens and a quarter of its window. */
 	maxTokens?: number;
+	/** Where the plan's records are read from; default: the path or source the plan was prepared from. */
+	source?: PathSource;
+	/** Called after every summarizer call that succeeded: a long compaction goes in many chunks. */
+	onProgress?: (progress: CompactionProgress) => void;
+}
+
+/** How far a compaction has come. */
+export interface CompactionProgress {
+	/** The part being summarized (0-based) and how many parts there are. */
+	partIndex: number;
+	parts: number;
+	part: SummaryPart["part"];
+	/** Summarizer calls made for this part so far (one per chunk). */
+	chunks: number;
+	/** Messages of this part summarized so far, and in all (messages with nothing to show count when the part ends). */
+	messagesDone: number;
+	messagesTotal: number;
 }
 
 /**
@@ -38,10 +56,20 @@ export async function compact(plan: CompactionPlan, options: CompactOptions): Pr
 	const call: SummarizerCall = { ...options, maxTokens: options.maxTokens ?? summaryMaxTokens(plan, options, window) };
 	const customInstructions = options.customInstructions ?? plan.customInstructions;
 
+	const source = sourceFor(plan, options.source);
 	let main = plan.previousSummary ?? "";
 	let turnPrefix: string | undefined;
-	for (const part of plan.parts) {
-		const result = await runPart(plan, part, call, window, customInstructions);
+	for (const [partIndex, part] of plan.parts.entries()) {
+		const progress = (chunks: number, messagesDone: number) =>
+			options.onProgress?.({
+				partIndex,
+				parts: plan.parts.length,
+				part: part.part,
+				chunks,
+				messagesDone,
+				messagesTotal: part.messageCount,
+			});
+		const result = await runPart(plan, part, source, call, window, customInstructions, progress);
 		if (part.part === "summary") main = result;
 		else turnPrefix = result;
 	}
@@ -62,19 +90,23 @@ export async function compact(plan: CompactionPlan, options: CompactOptions): Pr
 async function runPart(
 	plan: CompactionPlan,
 	part: SummaryPart,
+	source: PathSource,
 	call: SummarizerCall,
 	window: number,
 	customInstructions: string | undefined,
+	progress: (chunks: number, messagesDone: number) => void,
 ): Promise<string> {
-	const pieces = part.messages.map((message) => serializeMessage(message, plan.serialize)).filter((s) => s.length > 0);
 	const job: Parameters<typeof runSummaryJob>[0] = {
 		kind: part.kind,
-		pieces,
+		pieces: partPieces(source, part, plan.serialize),
 		requiredSections: part.part === "summary" ? REQUIRED_SUMMARY_SECTIONS : [],
+		onChunk: ({ chunks, pieces }) => progress(chunks, Math.min(pieces, part.messageCount)),
 	};
 	if (part.previousSummary !== undefined) job.previousSummary = part.previousSummary;
 	if (customInstructions !== undefined) job.customInstructions = customInstructions;
-	return (await runSummaryJob(job, call, plan.systemPrompt, window)).summary;
+	const result = await runSummaryJob(job, call, plan.systemPrompt, window);
+	progress(result.chunks, part.messageCount);
+	return result.summary;
 }
 
 function summarizerWindow(options: CompactOptions): number {

@@ -114,7 +114,7 @@ describe("chunked summarization", () => {
 		}
 		// Every summarized message went to the summarizer exactly once, in order.
 		const all = prompts.map((p) => p.user).join("\n");
-		const summarizedMessages = plan.parts[0]?.messages.length ?? 0;
+		const summarizedMessages = plan.parts[0]?.messageCount ?? 0;
 		for (let i = 0; i < summarizedMessages / 2; i++) {
 			expect(all.split(`[User]: message-${i} `).length).toBe(2);
 			expect(all.split(`[Assistant]: answer-${i} `).length).toBe(2);

@@ -7,7 +7,13 @@ export {
 	type SummarizeBranchOptions,
 	summarizeBranch,
 } from "./branch-summary.js";
-export { type CompactionRecordInput, type CompactOptions, compact, summaryMaxTokens } from "./compact.js";
+export {
+	type CompactionProgress,
+	type CompactionRecordInput,
+	type CompactOptions,
+	compact,
+	summaryMaxTokens,
+} from "./compact.js";
 export { type CutPoint, type CutPointRange, findCutPoint, validCutPoints } from "./cut-point.js";
 export {
 	appendFileOperations,
@@ -27,9 +33,13 @@ export {
 	type CompactionPlan,
 	effectiveKeepRecentTokens,
 	type PrepareCompactionOptions,
+	planSource,
 	prepareCompaction,
+	prepareCompactionFrom,
 	type SummaryPart,
 } from "./prepare.js";
+export { partPieces, renderPartPrompt } from "./part-material.js";
+export { arraySource, type PathSource, recordsBetween } from "./path-source.js";
 export {
 	BRANCH_SUMMARY_PROMPT,
 	BRANCH_SUMMARY_UPDATE_PROMPT,

@@ -1,11 +1,12 @@
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS, type StoredRecord } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { appendFileOperations } from "./file-operations.js";
-import { effectiveKeepRecentTokens, prepareCompaction } from "./prepare.js";
+import { renderPartPrompt } from "./part-material.js";
+import { type CompactionPlan, effectiveKeepRecentTokens, prepareCompaction, type SummaryPart } from "./prepare.js";
 import { SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.js";
 import { serializeConversation } from "./serialize.js";
 import { renderSummaryPrompt } from "./summary-prompts.js";
-import { PathBuilder, validSummary, words } from "./test-fixtures.js";
+import { PathBuilder, partMessages, validSummary, words } from "./test-fixtures.js";
 
 const settings = (keepRecentTokens: number): CompactionSettings => ({
 	...DEFAULT_COMPACTION_SETTINGS,
@@ -29,7 +30,7 @@ function threeTurns() {
 }
 
 describe("prepareCompaction", () => {
-	it("plans the first compaction: cut, files, tokens and the exact initial prompt", () => {
+	it("plans the first compaction: cut, files, tokens and the exact initial prompt", async () => {
 		const { b, u3 } = threeTurns();
 		const plan = prepareCompaction(b.records, settings(150));
 		expect(plan).toBeDefined();
@@ -45,8 +46,10 @@ describe("prepareCompaction", () => {
 		expect(plan.parts).toHaveLength(1);
 		const [part] = plan.parts;
 		expect(part?.kind).toBe("initial");
-		expect(seqs(part?.messages ?? [])).toEqual(b.records.slice(0, b.records.indexOf(u3)).map((r) => r.seq));
-		expect(part?.userPrompt).toBe(renderSummaryPrompt("initial", serializeConversation(part?.messages ?? [])));
+		expect(seqs(partMessages(b.records, part))).toEqual(b.records.slice(0, b.records.indexOf(u3)).map((r) => r.seq));
+		expect(await renderPartPrompt(plan, part as SummaryPart)).toBe(
+			renderSummaryPrompt("initial", serializeConversation(partMessages(b.records, part))),
+		);
 	});
 
 	it("is undefined when everything fits in keepRecentTokens", () => {
@@ -63,7 +66,7 @@ describe("prepareCompaction", () => {
 		expect(plan?.tokensKept).toBe(200);
 	});
 
-	it("S7.17: after a compaction it folds the new messages into the previous summary with the update prompt", () => {
+	it("S7.17: after a compaction it folds the new messages into the previous summary with the update prompt", async () => {
 		const { b, u2 } = threeTurns();
 		const previous = appendFileOperations(validSummary("first"), { readFiles: ["old.ts"], modifiedFiles: [] });
 		b.compaction({
@@ -79,8 +82,9 @@ describe("prepareCompaction", () => {
 		expect(plan?.previousSummary).toBe(validSummary("first"));
 		const [part] = plan?.parts ?? [];
 		expect(part?.kind).toBe("update");
-		expect(part?.userPrompt).toContain(`<previous-summary>\n${validSummary("first")}\n</previous-summary>`);
-		expect(part?.userPrompt).not.toContain("<read-files>");
+		const prompt = await renderPartPrompt(plan as CompactionPlan, part as SummaryPart);
+		expect(prompt).toContain(`<previous-summary>\n${validSummary("first")}\n</previous-summary>`);
+		expect(prompt).not.toContain("<read-files>");
 		expect(plan?.firstKeptSeq).toBe(u4.seq);
 		expect(plan?.previousCompactionSeq).toBe(b.records.find((r) => r.recordType === "compaction")?.seq);
 	});
@@ -97,7 +101,7 @@ describe("prepareCompaction", () => {
 		const u4 = b.user(words(100));
 		b.assistant(words(100));
 		const plan = prepareCompaction(b.records, settings(150));
-		const summarized = seqs(plan?.parts[0]?.messages ?? []);
+		const summarized = seqs(partMessages(b.records, plan?.parts[0]));
 		const kept = b.records.filter((r) => r.seq >= u2.seq && r.seq < u4.seq && r.seq !== compaction.seq);
 		expect(summarized).toEqual(kept.map((r) => r.seq));
 		expect(summarized).toContain(u3.seq);
@@ -109,7 +113,7 @@ describe("prepareCompaction", () => {
 		b.compaction({ firstKeptSeq: u2.seq, summary: validSummary(), tokensBefore: 1, readFiles: [], modifiedFiles: [] });
 		const plan = prepareCompaction(b.records, settings(150));
 		expect(plan?.firstKeptSeq).toBe(u3.seq);
-		expect(seqs(plan?.parts[0]?.messages ?? [])).toEqual(
+		expect(seqs(partMessages(b.records, plan?.parts[0]))).toEqual(
 			b.records.filter((r) => r.seq >= u2.seq && r.seq < u3.seq).map((r) => r.seq),
 		);
 	});
@@ -169,7 +173,7 @@ describe("prepareCompaction", () => {
 			["summary", "initial"],
 			["turn-prefix", "turn-prefix"],
 		]);
-		expect(seqs(plan?.parts[1]?.messages ?? [])).toEqual([turn.seq, turn.seq + 1, turn.seq + 2]);
+		expect(seqs(partMessages(b.records, plan?.parts[1]))).toEqual([turn.seq, turn.seq + 1, turn.seq + 2]);
 	});
 
 	it("a split turn with nothing before it gets the structured summary", () => {
@@ -200,10 +204,11 @@ describe("prepareCompaction", () => {
 		expect(plan?.previousSummary).toBe(validSummary());
 	});
 
-	it("puts custom instructions into the planned prompts", () => {
+	it("puts custom instructions into the prompts rendered from the plan", async () => {
 		const { b } = threeTurns();
 		const plan = prepareCompaction(b.records, settings(150), { customInstructions: "focus on src/b.ts" });
-		expect(plan?.parts[0]?.userPrompt.endsWith("focus on src/b.ts")).toBe(true);
+		const prompt = await renderPartPrompt(plan as CompactionPlan, plan?.parts[0] as SummaryPart);
+		expect(prompt.endsWith("focus on src/b.ts")).toBe(true);
 	});
 
 	it("ignores records that are not sent to the LLM", () => {
@@ -215,7 +220,7 @@ describe("prepareCompaction", () => {
 		const last = b.user(words(100));
 		const plan = prepareCompaction(b.records, settings(50));
 		expect(plan?.firstKeptSeq).toBe(last.seq);
-		expect(plan?.parts[0]?.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+		expect(partMessages(b.records, plan?.parts[0]).map((m) => m.role)).toEqual(["user", "assistant"]);
 		expect((b.records as StoredRecord[]).length).toBe(5);
 	});
 });

@@ -1,22 +1,18 @@
 import {
 	type CompactionSettings,
-	type ContextMessage,
+	compactionSummaryText,
 	DEFAULT_COMPACTION_SETTINGS,
 	estimateTextTokens,
 	type StoredRecord,
 } from "@agent/session-format";
-import { findCutPoint } from "./cut-point.js";
-import {
-	extractFileOperations,
-	type FileOperationOptions,
-	mergeFileOperations,
-	stripFileOperations,
-} from "./file-operations.js";
+import { type FileOperationOptions, mergeFileOperations, stripFileOperations } from "./file-operations.js";
+import { CONTEXT, COMPACTION, TOOL_RESULT } from "./path-facts.js";
+import { PathScanner } from "./path-scan.js";
+import { arraySource, type PathSource } from "./path-source.js";
 import { SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.js";
-import { branchSummaryFilesOf, contextMessagesOf, findCompactionRegion } from "./region.js";
-import { type SerializeOptions, serializeConversation } from "./serialize.js";
-import { renderSummaryPrompt, type SummaryKind } from "./summary-prompts.js";
-import { estimateContextTokens, estimateMessageTokens } from "./tokens.js";
+import { cutPointOfFacts } from "./scan-cut-point.js";
+import type { SerializeOptions } from "./serialize.js";
+import type { SummaryKind } from "./summary-prompts.js";
 
 export interface PrepareCompactionOptions {
 	/** Extra instructions for the summarizer (e.g. `/compact focus on the API design`). */
@@ -31,20 +27,26 @@ export interface PrepareCompactionOptions {
 	serialize?: SerializeOptions;
 }
 
-/** One part of the summary and the call that makes it (when its material fits one call). */
+/**
+ * One part of the summary: which records it summarizes and with which instruction. The
+ * material itself is not in the plan: it is read from the plan's source and serialized chunk
+ * by chunk when it is sent ({@link renderPartPrompt} renders the whole prompt on request).
+ */
 export interface SummaryPart {
 	/** "summary": the structured summary (S7.14); "turn-prefix": the first part of a split turn. */
 	part: "summary" | "turn-prefix";
 	/** The instruction of the (first) call. */
 	kind: SummaryKind;
-	/** The messages this part summarizes, in order. */
-	messages: ContextMessage[];
+	/** The seq of the first record of the part: it summarizes the path's records with fromSeq <= seq < toSeq. */
+	fromSeq: number;
+	/** The seq of the first record after the part (the cut, or the start of the split turn). */
+	toSeq: number;
+	/** How many context messages it summarizes. */
+	messageCount: number;
+	/** Their estimated tokens (chars/4). */
+	tokens: number;
 	/** The summary folded in with the update prompt (S7.17). */
 	previousSummary?: string;
-	/** The exact user message sent when the material fits the summarizer's window in one call. */
-	userPrompt: string;
-	/** chars/4 estimate of the system prompt plus the user message. */
-	estimatedTokens: number;
 }
 
 /** Everything a compaction will do, computed without side effects (the CLI's `compact --dry-run` prints it). */
@@ -84,58 +86,110 @@ export interface CompactionPlan {
 	serialize: SerializeOptions;
 }
 
+const SOURCES = new WeakMap<CompactionPlan, PathSource>();
+
+/** Where a plan reads its records: the path or source it was prepared from. */
+export function planSource(plan: CompactionPlan): PathSource | undefined {
+	return SOURCES.get(plan);
+}
+
 /**
  * Plans a compaction of `path` (root → leaf, or the suffix a resume reads: from the latest
  * compaction's firstKeptSeq). Undefined when there is nothing to summarize: everything fits in
  * keepRecentTokens, or no valid cut point exists. `settings.enabled` is not consulted here; it
  * gates automatic compaction ({@link shouldCompact}), a manual one always runs.
+ *
+ * One pass over the records; nothing is serialized and no prompt is rendered (that happens
+ * chunk by chunk when `compact` sends it).
  */
 export function prepareCompaction(
 	path: readonly StoredRecord[],
 	settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS,
 	options: PrepareCompactionOptions = {},
 ): CompactionPlan | undefined {
-	const region = findCompactionRegion(path);
-	const cut = findCutPoint(path, effectiveKeepRecentTokens(settings, options.contextWindow), region);
+	const scanner = new PathScanner(options.fileOperations);
+	for (const record of path) scanner.add(record);
+	const plan = planFromScan(scanner, settings, options);
+	if (plan) SOURCES.set(plan, arraySource(path));
+	return plan;
+}
+
+/**
+ * {@link prepareCompaction} on a path streamed from `source` (a store's log): the same plan, in
+ * one read, keeping a few numbers per record instead of the records, so a session of any size
+ * is planned in memory that does not grow with its bytes.
+ */
+export async function prepareCompactionFrom(
+	source: PathSource,
+	settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS,
+	options: PrepareCompactionOptions = {},
+): Promise<CompactionPlan | undefined> {
+	const scanner = new PathScanner(options.fileOperations);
+	for await (const record of source(0)) scanner.add(record);
+	const plan = planFromScan(scanner, settings, options);
+	if (plan) SOURCES.set(plan, source);
+	return plan;
+}
+
+function planFromScan(
+	scanner: PathScanner,
+	settings: CompactionSettings,
+	options: PrepareCompactionOptions,
+): CompactionPlan | undefined {
+	const facts = scanner.facts;
+	const start = scanner.regionStart;
+	const end = scanner.end;
+	const cut = cutPointOfFacts(facts, effectiveKeepRecentTokens(settings, options.contextWindow), start, end);
 	if (!cut) return undefined;
 	const summarizeEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.index;
-	const history = contextMessagesOf(path, region.start, summarizeEnd);
-	const turnPrefix = cut.isSplitTurn ? contextMessagesOf(path, cut.turnStartIndex, cut.index) : [];
-	if (history.length === 0 && turnPrefix.length === 0) return undefined;
+	const history = countMessages(scanner, start, summarizeEnd);
+	const turnPrefix = cut.isSplitTurn ? countMessages(scanner, cut.turnStartIndex, cut.index) : { count: 0, tokens: 0 };
+	if (history.count === 0 && turnPrefix.count === 0) return undefined;
 
-	const previous = region.previous;
+	const previous = scanner.latest;
 	const previousSummary = previous ? stripFileOperations(previous.summary) : undefined;
 	const files = mergeFileOperations(
 		previous,
-		...branchSummaryFilesOf(path, region.start, cut.index),
-		extractFileOperations([...history, ...turnPrefix], options.fileOperations),
+		...scanner.branchFiles.filter((files) => files.index >= start && files.index < cut.index),
+		extractedFiles(scanner, start, cut.index),
 	);
 
-	const serialize = options.serialize ?? {};
 	const custom = options.customInstructions;
 	const parts: SummaryPart[] = [];
-	if (history.length > 0) {
-		parts.push(
-			summaryPart("summary", previousSummary ? "update" : "initial", history, previousSummary, custom, serialize),
-		);
+	const part = (
+		name: SummaryPart["part"],
+		kind: SummaryKind,
+		from: number,
+		to: number,
+		counted: { count: number; tokens: number },
+		previousSummary?: string,
+	) => {
+		const result: SummaryPart = {
+			part: name,
+			kind,
+			fromSeq: facts.seq(from),
+			toSeq: facts.seq(to),
+			messageCount: counted.count,
+			tokens: counted.tokens,
+		};
+		if (previousSummary !== undefined) result.previousSummary = previousSummary;
+		parts.push(result);
+	};
+	if (history.count > 0) {
+		part("summary", previousSummary ? "update" : "initial", start, summarizeEnd, history, previousSummary);
 	}
-	if (turnPrefix.length > 0) {
+	if (turnPrefix.count > 0) {
 		// A split turn with nothing before it and no previous summary: its first part is the
 		// whole history, and gets the structured summary.
-		if (history.length === 0 && previousSummary === undefined) {
-			parts.push(summaryPart("summary", "initial", turnPrefix, undefined, custom, serialize));
-		} else {
-			parts.push(summaryPart("turn-prefix", "turn-prefix", turnPrefix, undefined, custom, serialize));
-		}
+		const whole = history.count === 0 && previousSummary === undefined;
+		part(whole ? "summary" : "turn-prefix", whole ? "initial" : "turn-prefix", cut.turnStartIndex, cut.index, turnPrefix);
 	}
 
-	let tokensBefore = 0;
-	for (const message of [...history, ...turnPrefix]) tokensBefore += estimateMessageTokens(message);
 	const plan: CompactionPlan = {
 		firstKeptSeq: cut.seq,
 		firstKeptIndex: cut.index,
-		contextTokens: estimateContextTokens(path, options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}),
-		tokensBefore,
+		contextTokens: contextTokensOf(scanner, options.systemPrompt),
+		tokensBefore: history.tokens + turnPrefix.tokens,
 		tokensKept: cut.keptTokens,
 		isSplitTurn: cut.isSplitTurn,
 		readFiles: files.readFiles,
@@ -143,9 +197,9 @@ export function prepareCompaction(
 		systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
 		parts,
 		settings: { ...settings },
-		serialize,
+		serialize: options.serialize ?? {},
 	};
-	if (cut.isSplitTurn) plan.turnStartSeq = (path[cut.turnStartIndex] as StoredRecord).seq;
+	if (cut.isSplitTurn) plan.turnStartSeq = facts.seq(cut.turnStartIndex);
 	if (previous) plan.previousCompactionSeq = previous.seq;
 	if (previousSummary !== undefined) plan.previousSummary = previousSummary;
 	if (custom !== undefined) plan.customInstructions = custom;
@@ -164,27 +218,51 @@ export function effectiveKeepRecentTokens(settings: CompactionSettings, contextW
 	return Math.min(settings.keepRecentTokens, cap);
 }
 
-function summaryPart(
-	part: SummaryPart["part"],
-	kind: SummaryKind,
-	messages: ContextMessage[],
-	previousSummary: string | undefined,
-	customInstructions: string | undefined,
-	serialize: SerializeOptions,
-): SummaryPart {
-	const userPrompt = renderSummaryPrompt(
-		kind,
-		serializeConversation(messages, serialize),
-		previousSummary,
-		customInstructions,
-	);
-	const result: SummaryPart = {
-		part,
-		kind,
-		messages,
-		userPrompt,
-		estimatedTokens: estimateTextTokens(SUMMARIZATION_SYSTEM_PROMPT) + estimateTextTokens(userPrompt),
+function countMessages(scanner: PathScanner, from: number, to: number): { count: number; tokens: number } {
+	let count = 0;
+	let tokens = 0;
+	for (let i = from; i < to; i++) {
+		if ((scanner.facts.flag(i) & CONTEXT) === 0) continue;
+		count++;
+		tokens += scanner.facts.token(i);
+	}
+	return { count, tokens };
+}
+
+/** The files the tool calls in [from, to) read and modified; a call whose result was an error touched nothing. */
+function extractedFiles(scanner: PathScanner, from: number, to: number) {
+	const read = new Set<string>();
+	const modified = new Set<string>();
+	for (const call of scanner.fileCalls) {
+		if (call.index < from || call.index >= to || scanner.failedCalls.has(call.index)) continue;
+		(call.modify ? modified : read).add(call.path);
+	}
+	return { readFiles: [...read], modifiedFiles: [...modified] };
+}
+
+/**
+ * The context's size as {@link estimateContextTokens} works it out (the latest usable reported
+ * usage plus estimates of what follows; else estimates of everything, system prompt included),
+ * from the scan: tool results whose call is not in the context are dropped from it, as context
+ * building does.
+ */
+function contextTokensOf(scanner: PathScanner, systemPrompt: string | undefined): number {
+	const facts = scanner.facts;
+	const start = scanner.contextStart;
+	const inContext = (i: number) => {
+		const flags = facts.flag(i);
+		if ((flags & CONTEXT) === 0 || (flags & COMPACTION) !== 0) return 0;
+		if ((flags & TOOL_RESULT) !== 0 && facts.call(i) < start) return 0;
+		return facts.token(i);
 	};
-	if (previousSummary !== undefined) result.previousSummary = previousSummary;
-	return result;
+	const usage = scanner.lastUsage;
+	if (usage) {
+		let tokens = usage.tokens;
+		for (let i = usage.index + 1; i < facts.end; i++) tokens += inContext(i);
+		return tokens;
+	}
+	let tokens = systemPrompt ? estimateTextTokens(systemPrompt) : 0;
+	if (scanner.latest) tokens += estimateTextTokens(compactionSummaryText(scanner.latest.summary));
+	for (let i = Math.max(start, facts.base); i < facts.end; i++) tokens += inContext(i);
+	return tokens;
 }

@@ -8,12 +8,17 @@ import { FOLD_KIND, renderSummaryPrompt, type SummaryKind } from "./summary-prom
 export interface SummaryJob {
 	/** The instruction of the first call; later calls fold in with the matching update kind. */
 	kind: SummaryKind;
-	/** The serialized messages, in order (each one or more lines of §7.5.5 text). */
-	pieces: readonly string[];
+	/**
+	 * The serialized messages, in order (each one or more lines of §7.5.5 text). Read lazily: only
+	 * the pieces of the chunk being sent (and one more) are held at a time.
+	 */
+	pieces: Iterable<string> | AsyncIterable<string>;
 	previousSummary?: string;
 	customInstructions?: string;
 	/** Sections the answer must have (S7.14); with none, it must just not be empty. */
 	requiredSections: readonly string[];
+	/** Called after every chunk summarized, with the calls made so far and the pieces they covered. */
+	onChunk?: (progress: { chunks: number; pieces: number }) => void;
 }
 
 export interface JobResult {
@@ -41,11 +46,12 @@ export async function runSummaryJob(
 	windowTokens: number,
 ): Promise<JobResult> {
 	let summary = job.previousSummary;
-	let queue = job.pieces.length > 0 ? [...job.pieces] : [""];
+	const queue = new PieceQueue(job.pieces);
 	let chunks = 0;
+	let pieces = 0;
 	let halvings = 0;
 	const fixed = estimateTextTokens(systemPrompt) + call.maxTokens;
-	while (queue.length > 0) {
+	for (;;) {
 		const kind = chunks === 0 ? job.kind : FOLD_KIND[job.kind];
 		const overhead = fixed + estimateTextTokens(renderSummaryPrompt(kind, "", summary, job.customInstructions));
 		const budget = Number.isFinite(windowTokens)
@@ -56,7 +62,10 @@ export async function runSummaryJob(
 				`the summarizer's context window (${windowTokens} tokens) leaves no room for material next to its prompt, the summary so far and the ${call.maxTokens} tokens reserved for its answer; nothing was written. Use a compaction model with a larger window (at least ${overhead + 4 * MIN_CHUNK_TOKENS} tokens)`,
 			);
 		}
-		const [taken, rest] = takeChunk(queue, budget);
+		await queue.fill(budget);
+		// No material at all: one call with an empty conversation.
+		if (queue.empty && chunks > 0) break;
+		const [taken, rest] = takeChunk(queue.empty ? [""] : queue.items, budget);
 		const prompt = renderSummaryPrompt(kind, taken.join("\n"), summary, job.customInstructions);
 		try {
 			summary = await validatedRequest(call, systemPrompt, prompt, job.requiredSections);
@@ -71,10 +80,57 @@ export async function runSummaryJob(
 			halvings++;
 			continue;
 		}
-		queue = rest;
+		if (!queue.empty) {
+			pieces += queue.items.length - rest.length;
+			queue.replace(rest);
+		}
 		chunks++;
+		job.onChunk?.({ chunks, pieces });
+		if (queue.empty && queue.exhausted) break;
 	}
 	return { summary: summary ?? "", chunks };
+}
+
+/** The pieces read so far and not yet summarized, pulled from the job's iterable as chunks need them. */
+class PieceQueue {
+	items: string[] = [];
+	exhausted = false;
+	private cost = 0;
+	private readonly iterator: Iterator<string> | AsyncIterator<string>;
+
+	constructor(pieces: Iterable<string> | AsyncIterable<string>) {
+		this.iterator =
+			Symbol.asyncIterator in pieces
+				? (pieces as AsyncIterable<string>)[Symbol.asyncIterator]()
+				: (pieces as Iterable<string>)[Symbol.iterator]();
+	}
+
+	get empty(): boolean {
+		return this.items.length === 0;
+	}
+
+	/** Reads pieces until they cost more than `budget` tokens (so a chunk can be taken), or until there are no more. */
+	async fill(budget: number): Promise<void> {
+		while (!this.exhausted && this.cost <= budget) {
+			const next = await this.iterator.next();
+			if (next.done) {
+				this.exhausted = true;
+				break;
+			}
+			this.items.push(next.value);
+			this.cost += pieceCost(next.value);
+		}
+	}
+
+	replace(rest: string[]): void {
+		this.items = rest;
+		this.cost = 0;
+		for (const piece of rest) this.cost += pieceCost(piece);
+	}
+}
+
+function pieceCost(piece: string): number {
+	return estimateTextTokens(piece) + 1;
 }
 
 /** The leading pieces that fit `budget` tokens; a single piece larger than that is split. */
@@ -84,7 +140,7 @@ export function takeChunk(queue: readonly string[], budget: number): [string[], 
 	let i = 0;
 	for (; i < queue.length; i++) {
 		const piece = queue[i] as string;
-		const cost = estimateTextTokens(piece) + 1;
+		const cost = pieceCost(piece);
 		if (used + cost > budget) break;
 		taken.push(piece);
 		used += cost;

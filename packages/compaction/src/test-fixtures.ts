@@ -1,10 +1,12 @@
-import type {
-	CompactionRecord,
-	ContentBlock,
-	MessageRecord,
-	StoredRecord,
-	ToolCallBlock,
-	Usage,
+import {
+	type CompactionRecord,
+	type ContentBlock,
+	type ContextMessage,
+	contextMessageOf,
+	type MessageRecord,
+	type StoredRecord,
+	type ToolCallBlock,
+	type Usage,
 } from "@agent/session-format";
 import {
 	type AssistantMessage,
@@ -182,4 +184,19 @@ export function useFauxSummarizers() {
 		cleanups.push(() => made.faux.unregister());
 		return { ...made, model: made.faux.getModel() };
 	};
+}
+
+/** The context messages a plan's part summarizes, read from the records it was planned on. */
+export function partMessages(
+	records: readonly StoredRecord[],
+	part: { fromSeq: number; toSeq: number } | undefined,
+): ContextMessage[] {
+	if (!part) return [];
+	const out: ContextMessage[] = [];
+	for (const record of records) {
+		if (record.seq < part.fromSeq || record.seq >= part.toSeq) continue;
+		const message = contextMessageOf(record);
+		if (message) out.push(message);
+	}
+	return out;
 }

@@ -1,0 +1,136 @@
+import type { CompactionRecord, StoredRecord } from "@agent/session-format";
+import { DEFAULT_FILE_TOOLS, DEFAULT_PATH_ARGUMENTS, type FileOperationOptions } from "./file-operations.js";
+import { BOUNDARY, COMPACTION, CONTEXT, PathFacts, STARTS_TURN, TOOL_RESULT } from "./path-facts.js";
+import { estimateRecordTokens, usageTokens } from "./tokens.js";
+
+/** A file a tool call read or modified, by the path index of the call. */
+interface FileCall {
+	index: number;
+	path: string;
+	modify: boolean;
+}
+
+/**
+ * One pass over a path (root → leaf, or the suffix a resume reads), record by record, keeping
+ * only what planning a compaction needs: per record its seq, token estimate and kind (in
+ * {@link PathFacts}), the tool calls still to be matched with results, the file tool calls, the
+ * latest compaction and the latest usable usage. A compaction met on the way makes everything
+ * before the records it kept irrelevant, and that is dropped. Works the same whether the records
+ * come from an array or stream from a store, so a session of any size is planned in one read.
+ */
+export class PathScanner {
+	readonly facts = new PathFacts();
+	/** Tool-call id → path index of the latest call with it. */
+	private readonly callIndex = new Map<string, number>();
+	readonly fileCalls: FileCall[] = [];
+	/** Path indices of calls whose result was an error (they touched no file). */
+	readonly failedCalls = new Set<number>();
+	readonly branchFiles: Array<{ index: number; readFiles?: string[]; modifiedFiles?: string[] }> = [];
+	latest?: CompactionRecord;
+	latestIndex = -1;
+	/** First index the context holds besides the summary (spec §7.4 step 3b: seq >= firstKeptSeq). */
+	contextStart = 0;
+	/** First index a new compaction may summarize: the previous compaction's firstKeptSeq, exactly. */
+	regionStart = 0;
+	/** The latest assistant message after the latest compaction whose reported usage may be used. */
+	lastUsage?: { index: number; tokens: number };
+	private readonly tools;
+	private readonly pathArguments;
+
+	constructor(options: FileOperationOptions = {}) {
+		this.tools = options.tools ?? DEFAULT_FILE_TOOLS;
+		this.pathArguments = options.pathArguments ?? DEFAULT_PATH_ARGUMENTS;
+	}
+
+	/** The number of records seen: one past the last path index. */
+	get end(): number {
+		return this.facts.end;
+	}
+
+	add(record: StoredRecord): void {
+		const index = this.facts.end;
+		let flags = 0;
+		let call = -1;
+		switch (record.recordType) {
+			case "message":
+				flags = CONTEXT;
+				if (record.role === "toolResult") {
+					flags |= TOOL_RESULT;
+					const found = record.toolCallId === undefined ? undefined : this.callIndex.get(record.toolCallId);
+					if (found !== undefined) {
+						call = found;
+						if (record.isError) this.failedCalls.add(found);
+					}
+				} else {
+					flags |= BOUNDARY;
+					if (record.role === "user") flags |= STARTS_TURN;
+					else this.addAssistant(record, index);
+				}
+				break;
+			case "custom_message":
+				flags = CONTEXT | BOUNDARY;
+				break;
+			case "branch_summary":
+				flags = CONTEXT | BOUNDARY | STARTS_TURN;
+				if (record.readFiles || record.modifiedFiles) {
+					const files: (typeof this.branchFiles)[number] = { index };
+					if (record.readFiles) files.readFiles = record.readFiles;
+					if (record.modifiedFiles) files.modifiedFiles = record.modifiedFiles;
+					this.branchFiles.push(files);
+				}
+				break;
+			case "compaction":
+				flags = BOUNDARY | COMPACTION;
+				break;
+		}
+		this.facts.push(record.seq, estimateRecordTokens(record), flags, call);
+		if (record.recordType === "compaction") this.startRegion(record, index);
+	}
+
+	private addAssistant(record: Extract<StoredRecord, { recordType: "message" }>, index: number): void {
+		for (const block of record.content) {
+			if (block.type !== "toolCall") continue;
+			this.callIndex.set(block.id, index);
+			const access = Object.hasOwn(this.tools, block.name) ? this.tools[block.name] : undefined;
+			if (access !== "read" && access !== "modify") continue;
+			const path = pathOf(block.arguments, this.pathArguments);
+			if (path !== undefined) this.fileCalls.push({ index, path, modify: access === "modify" });
+		}
+		const usage = record.usage;
+		if (!usage || record.stopReason === "error" || record.stopReason === "aborted") return;
+		const tokens = usageTokens(usage);
+		if (tokens > 0) this.lastUsage = { index, tokens };
+	}
+
+	/** A compaction: what it kept and what follows it is all a new one needs. */
+	private startRegion(record: CompactionRecord, index: number): void {
+		this.latest = record;
+		this.latestIndex = index;
+		this.lastUsage = undefined;
+		const kept = this.facts.firstAtOrAfter(record.firstKeptSeq, this.facts.base, index);
+		this.contextStart = kept < index ? kept : index + 1;
+		this.regionStart = kept < index && this.facts.seq(kept) === record.firstKeptSeq ? kept : index + 1;
+		this.facts.dropBefore(Math.min(this.contextStart, index));
+		// A call before the context is never matched by a later result: as if it were absent.
+		for (const [id, at] of this.callIndex) if (at < this.contextStart) this.callIndex.delete(id);
+		const start = this.regionStart;
+		removeWhere(this.fileCalls, (call) => call.index < start);
+		removeWhere(this.branchFiles, (files) => files.index < start);
+		for (const at of this.failedCalls) if (at < start) this.failedCalls.delete(at);
+	}
+}
+
+function removeWhere<T>(list: T[], drop: (item: T) => boolean): void {
+	let kept = 0;
+	for (const item of list) if (!drop(item)) list[kept++] = item;
+	list.length = kept;
+}
+
+function pathOf(args: Record<string, unknown> | undefined, keys: readonly string[]): string | undefined {
+	if (!args) return undefined;
+	for (const key of keys) {
+		const value = args[key];
+		if (typeof value === "string" && value.length > 0) return value;
+	}
+	return undefined;
+}
