@@ -17,7 +17,24 @@ export type SessionEvent =
 	| { type: "turn.delta"; sessionId: string; turnId: string; kind: "text" | "thinking" | "toolCall"; delta: string }
 	| { type: "turn.completed"; sessionId: string; turnId: string; records: SessionRecord[] }
 	| { type: "turn.failed"; sessionId: string; turnId: string; error: EventError }
-	| { type: "compaction.started"; sessionId: string; trigger: CompactionTrigger }
+	| {
+			type: "compaction.started";
+			sessionId: string;
+			trigger: CompactionTrigger;
+			/** What the plan summarizes: its messages and their estimated tokens. */
+			messages?: number;
+			tokensBefore?: number;
+	  }
+	| {
+			type: "compaction.progress";
+			sessionId: string;
+			trigger: CompactionTrigger;
+			/** Summarizer calls made so far (one per chunk; a long history goes in many). */
+			chunks: number;
+			/** Messages summarized so far, of all the plan summarizes. */
+			messagesDone: number;
+			messagesTotal: number;
+	  }
 	| { type: "compaction.completed"; sessionId: string; record: SessionRecord }
 	| { type: "compaction.failed"; sessionId: string; trigger: CompactionTrigger; error: EventError };
 

@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { prepareCompaction, renderPartPrompt, type SummaryPart } from "@agent/compaction";
+import { DEFAULT_COMPACTION_SETTINGS } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { AgentSessions } from "./runtime.js";
 
@@ -29,7 +31,7 @@ describe("planCompaction", () => {
 		expect(preview.contextTokens).toBeGreaterThan(0);
 		const plan = preview.plan;
 		if (!plan) throw new Error("expected a plan");
-		expect(plan.parts[0]?.userPrompt).toContain("focus on answers");
+		expect(await renderPartPrompt(plan, plan.parts[0] as SummaryPart)).toContain("focus on answers");
 		expect((await sessions.store.metadata(id)).lastSeq).toBe(before.lastSeq);
 
 		const record = await sessions.compact(id, { keepRecentTokens: 60, customInstructions: "focus on answers" });
@@ -47,5 +49,39 @@ describe("planCompaction", () => {
 		const preview = await sessions.planCompaction(id, { keepRecentTokens: 1_000_000 });
 		expect(preview.plan).toBeUndefined();
 		expect(await sessions.compact(id, { keepRecentTokens: 1_000_000 })).toBeUndefined();
+	});
+
+	it("plans a linear session from its log in one streamed read: the plan its resumed path gives", async () => {
+		const { sessions, id } = await sessionWithHistory();
+		await sessions.store.label(id, 3, "a label is a side record");
+		const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 60 };
+		const preview = await sessions.planCompaction(id, { keepRecentTokens: 60 });
+		const opened = await sessions.store.open(id);
+		const expected = prepareCompaction(opened.path, settings, {
+			contextWindow: 32_000,
+			systemPrompt: "Be brief.",
+		});
+		expect(preview.plan).toEqual(expected);
+		expect(preview.contextTokens).toBe(opened.context.estimatedTokens);
+	});
+
+	it("plans a branched session (its leaf moved back) from its resumed path", async () => {
+		const { sessions, id } = await sessionWithHistory();
+		await sessions.store.branch(id, 6);
+		await sessions.store.append(id, [
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "another way ".repeat(20) }] },
+		]);
+		const preview = await sessions.planCompaction(id, { keepRecentTokens: 60 });
+		const opened = await sessions.store.open(id);
+		expect(opened.path.map((r) => r.seq)).not.toContain(7);
+		const expected = prepareCompaction(
+			opened.path,
+			{ ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 60 },
+			{ contextWindow: 32_000, systemPrompt: "Be brief." },
+		);
+		expect(preview.plan).toEqual(expected);
+		if (!expected) throw new Error("expected a plan");
+		const record = await sessions.compact(id, { keepRecentTokens: 60 });
+		expect(record).toMatchObject({ recordType: "compaction", firstKeptSeq: expected.firstKeptSeq });
 	});
 });

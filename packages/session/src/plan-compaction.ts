@@ -1,5 +1,6 @@
-import { type CompactionPlan, effectiveKeepRecentTokens, prepareCompaction } from "@agent/compaction";
+import { type CompactionPlan, effectiveKeepRecentTokens, prepareCompaction, prepareCompactionFrom } from "@agent/compaction";
 import type { CompactionSettings, SessionStore } from "@agent/session-format";
+import { linearLogSource, NotLinear } from "./log-path-source.js";
 import type { ResolvedModel } from "./models.js";
 
 export interface PlanCompactionOptions {
@@ -26,6 +27,13 @@ export interface CompactionPreview {
 /**
  * Plans a compaction of a session as it is now, writing nothing: the one place that turns a
  * session, settings and a summarizer into a plan, shared by `compact()` and its dry run.
+ *
+ * A session never compacted whose log is one straight line (the one that grows without bound:
+ * its whole log is its context) is planned from its log in one streamed read, keeping a few
+ * numbers per record, and its plan reads what it summarizes from the log again, chunk by chunk,
+ * when it is sent: memory does not follow the session's size. A session compacted before is
+ * planned from its resumed path, which a backward read finds without touching the history its
+ * compactions summarized (and which is in memory); so is a branched one.
  */
 export async function previewCompaction(
 	store: SessionStore,
@@ -34,18 +42,28 @@ export async function previewCompaction(
 	settings: CompactionSettings,
 	options: { contextWindow?: number; customInstructions?: string } = {},
 ): Promise<CompactionPreview> {
-	const opened = await store.open(sessionId);
-	const systemPrompt = opened.context.systemPrompt;
+	const metadata = await store.metadata(sessionId);
+	const systemPrompt = metadata.systemPromptOverride;
 	const contextWindow = options.contextWindow ?? summarizer.model.contextWindow;
-	const plan = prepareCompaction(opened.path, settings, {
+	const prepareOptions = {
 		contextWindow,
 		...(systemPrompt ? { systemPrompt } : {}),
 		...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
-	});
+	};
 	const effective = effectiveKeepRecentTokens(settings, contextWindow);
 	const keepRecentTokens: CompactionPreview["keepRecentTokens"] = { configured: settings.keepRecentTokens, effective };
 	if (effective < settings.keepRecentTokens) {
 		keepRecentTokens.capped = `keep_recent_tokens ${settings.keepRecentTokens} is more than a ${contextWindow}-token window allows with reserve_tokens ${settings.reserveTokens}; ${effective} recent tokens ((window − reserve) / 2) are kept instead. Lower keep_recent_tokens or reserve_tokens in config.yaml to choose yourself`;
 	}
+	if (!metadata.compactionCount) {
+		try {
+			const plan = await prepareCompactionFrom(linearLogSource(store, sessionId), settings, prepareOptions);
+			if (plan) return { model: summarizer.name, plan, contextTokens: plan.contextTokens, keepRecentTokens };
+		} catch (error) {
+			if (!(error instanceof NotLinear)) throw error;
+		}
+	}
+	const opened = await store.open(sessionId);
+	const plan = prepareCompaction(opened.path, settings, prepareOptions);
 	return { model: summarizer.name, plan, contextTokens: opened.context.estimatedTokens, keepRecentTokens };
 }

@@ -500,10 +500,36 @@ export class AgentSessions {
 			(this.options.onWarning ?? console.warn)(`@agent/session: ${keepRecentTokens.capped}`);
 		}
 		if (!plan) return undefined;
-		this.events.emit({ type: "compaction.started", sessionId, trigger });
+		const messagesTotal = plan.parts.reduce((sum, part) => sum + part.messageCount, 0);
+		this.events.emit({
+			type: "compaction.started",
+			sessionId,
+			trigger,
+			messages: messagesTotal,
+			tokensBefore: plan.tokensBefore,
+		});
+		// Calls and messages of the parts already done, so that progress counts over the whole plan.
+		const done = { chunks: 0, messages: 0, part: 0, partChunks: 0 };
 		try {
 			const input: RecordInput = await summarize(plan, {
 				model: model.model,
+				onProgress: (progress) => {
+					if (progress.partIndex !== done.part) {
+						const previous = plan.parts[done.part];
+						done.messages += previous?.messageCount ?? 0;
+						done.chunks += done.partChunks;
+						done.part = progress.partIndex;
+					}
+					done.partChunks = progress.chunks;
+					this.events.emit({
+						type: "compaction.progress",
+						sessionId,
+						trigger,
+						chunks: done.chunks + progress.chunks,
+						messagesDone: done.messages + progress.messagesDone,
+						messagesTotal,
+					});
+				},
 				...(model.apiKey ? { completeOptions: { apiKey: model.apiKey } } : {}),
 				trigger,
 				...(options.signal ? { signal: options.signal } : {}),

@@ -290,3 +290,44 @@ describe("naming", () => {
 		expect((await runtime.metadata(named.id)).name).toBe("Mine");
 	});
 });
+
+describe("compaction progress and cancel", () => {
+	it("compacts a history far past the summarizer's window in chunks, reporting progress; an aborted compaction appends nothing", async () => {
+		const home = await tempHome();
+		const { resolveModel } = fauxModel({ contextWindow: 8000 });
+		const sessions = await openRuntime(home, { resolveModel });
+		const { id } = await sessions.create({ model: "faux/faux-small" });
+		for (let turn = 1; turn <= 30; turn++) {
+			await sessions.store.append(id, [
+				{ recordType: "message", role: "user", content: [{ type: "text", text: `question ${turn} `.repeat(300) }] },
+				{ recordType: "message", role: "assistant", content: [{ type: "text", text: `answer ${turn} `.repeat(300) }] },
+			]);
+		}
+		const events: Array<{ type: string; messagesDone?: number; messagesTotal?: number; chunks?: number }> = [];
+		sessions.events.subscribe((event) => events.push(event), { sessionId: id });
+
+		const controller = new AbortController();
+		const aborted = sessions.compact(id, { keepRecentTokens: 1000, signal: controller.signal });
+		const unsubscribe = sessions.events.subscribe(
+			(event) => {
+				if (event.type === "compaction.progress") controller.abort(new Error("stopped by the user"));
+			},
+			{ sessionId: id },
+		);
+		await expect(aborted).rejects.toMatchObject({ code: "ABORTED" });
+		unsubscribe();
+		expect(events.map((e) => e.type)).toContain("compaction.failed");
+		const lastSeq = (await sessions.store.metadata(id)).lastSeq;
+		expect(lastSeq).toBe(60);
+
+		events.length = 0;
+		const record = await sessions.compact(id, { keepRecentTokens: 1000 });
+		expect(record?.recordType).toBe("compaction");
+		const progress = events.filter((e) => e.type === "compaction.progress");
+		expect(progress.length).toBeGreaterThan(3);
+		expect(progress.map((e) => e.chunks)).toEqual([...progress.map((e) => e.chunks)].sort((a, b) => (a ?? 0) - (b ?? 0)));
+		const last = progress[progress.length - 1];
+		expect(last?.messagesDone).toBe(last?.messagesTotal);
+		expect(events.find((e) => e.type === "compaction.started")).toMatchObject({ messages: last?.messagesTotal });
+	});
+});
