@@ -10,7 +10,7 @@ export {
 	type ScheduledJob,
 	scheduledJobSchema,
 } from "./config.js";
-export { DEMO_MODEL_NAME, demoModel, demoResponse } from "./demo-model.js";
+export { DEMO_MODEL_NAME, DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
 export {
 	type EventError,
 	type SessionEvent,
@@ -22,6 +22,7 @@ export {
 export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";
+export { linearLogSource, NotLinear } from "./log-path-source.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export { type ModelContext, type PrunedOutputs, prunedContext } from "./pruned-context.js";
 export {

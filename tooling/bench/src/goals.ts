@@ -109,11 +109,59 @@ export function evaluateGoals(rows: readonly Row[]): GoalResult[] {
 			detail: `peak RSS growth ${formatBytes(growth)}; kept context ${formatBytes(large.liveBytes)} on disk; bound ${formatBytes(bound)}; at ${small?.label ?? "?"}: ${formatBytes(rssGrowth(small?.ours))}`,
 		});
 	}
-	for (const row of section(rows, "Compaction preparation")) {
+	goals.push(...compactionGoals(rows));
+	return goals;
+}
+
+/** A compaction's extra memory must stay under this: a few chunks, the code and GC slack. */
+export const COMPACTION_MEMORY_BOUND = 64 << 20;
+
+function compactionGoals(rows: readonly Row[]): GoalResult[] {
+	const goals: GoalResult[] = [];
+	const inMemory = rows.filter((row) => row.section === "Compaction preparation, path in memory");
+	for (const row of inMemory) {
+		if (row.pi?.status === "ok") {
+			const r = ratio(row.pi, row.ours);
+			goals.push({
+				goal: `Compaction preparation on ${row.label} (path in memory): at least as fast as pi`,
+				met: r === undefined ? undefined : r >= 1,
+				detail: `pi/ours ${formatRatio(r)} (CPU ${formatRatio(cpuRatio(row.pi, row.ours))}); ours ${formatMs(row.ours?.medianMs ?? Number.NaN)}, pi ${formatMs(row.pi.medianMs)}; peak RSS growth ours ${formatBytes(rssGrowth(row.ours))}, pi ${formatBytes(rssGrowth(row.pi))}`,
+			});
+		} else if (row.pi) {
+			goals.push({
+				goal: `Compaction preparation on ${row.label}: ours runs; pi cannot`,
+				met: row.ours?.status === "ok",
+				detail: `ours: ${row.ours?.status} (${formatMs(row.ours?.medianMs ?? Number.NaN)}); pi: ${row.pi.status}${row.pi.reason ? ` (${row.pi.reason})` : ""}`,
+			});
+		}
+	}
+	const streamed = rows.filter((row) => row.section.startsWith("Compaction preparation, streamed"));
+	const first = streamed[0];
+	const last = streamed[streamed.length - 1];
+	if (first && last && first !== last) {
+		const a = rssGrowth(first.ours);
+		const b = rssGrowth(last.ours);
 		goals.push({
-			goal: `Compaction preparation on ${row.label}: the figure`,
-			met: undefined,
-			detail: `ours ${formatMs(row.ours?.medianMs ?? Number.NaN)}; pi ${row.pi?.status === "ok" ? formatMs(row.pi.medianMs) : (row.pi?.status ?? "—")}`,
+			goal: `Compaction preparation streamed from the log: memory does not follow the session's size (${last.label} within 2x of ${first.label} + 16 MiB)`,
+			met: a === undefined || b === undefined ? undefined : b <= 2 * a + (16 << 20),
+			detail: streamed.map((row) => `${row.label}: ${formatBytes(rssGrowth(row.ours))} in ${formatMs(row.ours?.medianMs ?? Number.NaN)}`).join("; "),
+		});
+	}
+	for (const row of rows.filter((row) => row.section.startsWith("compact --dry-run"))) {
+		const growth = rssGrowth(row.ours);
+		const ms = row.ours?.medianMs;
+		goals.push({
+			goal: `compact --dry-run on ${row.label}: the plan in under 1 s and under 64 MiB of extra memory`,
+			met: growth === undefined || ms === undefined ? undefined : ms < 1000 && growth < 64 << 20,
+			detail: `${formatMs(ms ?? Number.NaN)}, peak RSS growth ${formatBytes(growth)}`,
+		});
+	}
+	for (const row of rows.filter((row) => row.section.startsWith("Compaction end to end"))) {
+		const growth = rssGrowth(row.ours);
+		goals.push({
+			goal: `Compaction end to end on ${row.label}: memory bounded by a few chunks (under ${formatBytes(COMPACTION_MEMORY_BOUND)}), never by the session`,
+			met: growth === undefined ? undefined : growth < COMPACTION_MEMORY_BOUND,
+			detail: `${formatMs(row.ours?.medianMs ?? Number.NaN)}, ${row.ours?.facts?.chunks ?? "?"} summarizer calls, peak RSS growth ${formatBytes(growth)}`,
 		});
 	}
 	return goals;

@@ -7,6 +7,8 @@ export interface Plan {
 	resume: SessionSpec[];
 	/** A linear session (no compaction): resume reads it all; also the compaction-preparation input. */
 	linear: SessionSpec;
+	/** Linear sessions for compaction preparation, smallest first; the middle one also gets the dry-run and end-to-end rows. */
+	compaction: SessionSpec[];
 	/** Listings: sessions × bytes each; `pi` false skips pi (its cost is already shown by the others). */
 	listings: Array<{ sessions: number; bytesEach: number; pi: boolean }>;
 	appendRecords: number;
@@ -29,6 +31,7 @@ export function planFor(mode: "full" | "quick"): Plan {
 			mode,
 			resume: [10 * MB, 100 * MB, 1000 * MB].map((bytes) => ({ bytes, live })),
 			linear: { bytes: 100 * MB },
+			compaction: [10 * MB, 100 * MB, 1000 * MB].map((bytes) => ({ bytes })),
 			listings: [
 				{ sessions: 2_000, bytesEach: 50_000, pi: true },
 				{ sessions: 20_000, bytesEach: 50_000, pi: true },
@@ -46,6 +49,7 @@ export function planFor(mode: "full" | "quick"): Plan {
 		mode,
 		resume: [2 * MB, 8 * MB, 32 * MB].map((bytes) => ({ bytes, live })),
 		linear: { bytes: 8 * MB },
+		compaction: [2 * MB, 8 * MB, 32 * MB].map((bytes) => ({ bytes })),
 		listings: [
 			{ sessions: 200, bytesEach: 50_000, pi: true },
 			{ sessions: 2_000, bytesEach: 50_000, pi: true },

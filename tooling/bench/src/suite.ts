@@ -24,6 +24,8 @@ export interface Datasets {
 	resume: SessionDataset[];
 	/** Absent when no wanted group needs it. */
 	linear?: SessionDataset;
+	/** Linear sessions for the compaction rows, smallest first. */
+	compaction: SessionDataset[];
 	listings: ListingDataset[];
 }
 
@@ -44,12 +46,14 @@ export async function prepareDatasets(
 	if (want("resume") || want("tail")) {
 		for (const spec of plan.resume) resume.push(await sessionDataset(dataRoot, spec, log));
 	}
-	const linear = want("linear") || want("compaction") ? await sessionDataset(dataRoot, plan.linear, log) : undefined;
+	const linear = want("linear") ? await sessionDataset(dataRoot, plan.linear, log) : undefined;
+	const compaction: SessionDataset[] = [];
+	for (const spec of want("compaction") ? plan.compaction : []) compaction.push(await sessionDataset(dataRoot, spec, log));
 	const listings: ListingDataset[] = [];
 	for (const listing of want("list") ? plan.listings : []) {
 		listings.push(await listingDataset(dataRoot, listing.sessions, listing.bytesEach, log));
 	}
-	return { resume, linear, listings };
+	return { resume, linear, compaction, listings };
 }
 
 export function sizeLabel(bytes: number): string {
@@ -197,15 +201,47 @@ export async function runSuite(
 		});
 	}
 
-	if (linear && want("compaction")) {
+	for (const dataset of want("compaction") ? data.compaction : []) {
 		done({
-			section: "Compaction preparation",
-			label: `linear ${sizeLabel(linear.written.bytes)}`,
+			section: "Compaction preparation, path in memory",
+			label: `linear ${sizeLabel(dataset.written.bytes)}`,
 			...(await compare(
-				{ name: "compaction-ours", params: { home: linear.oursHome, id: linear.oursId, runs: slow } },
-				{ name: "compaction-pi", params: { path: linear.piPath, runs: slow } },
+				{
+					name: "compaction-ours",
+					params: { home: dataset.oursHome, id: dataset.oursId, from: "memory", runs: slow },
+				},
+				{ name: "compaction-pi", params: { path: dataset.piPath, runs: slow } },
 			)),
-			inputBytes: linear.written.bytes,
+			inputBytes: dataset.written.bytes,
+		});
+	}
+	for (const dataset of want("compaction") ? data.compaction : []) {
+		done({
+			section: "Compaction preparation, streamed from the log (read included)",
+			label: `linear ${sizeLabel(dataset.written.bytes)}`,
+			...(await compare({
+				name: "compaction-ours",
+				params: { home: dataset.oursHome, id: dataset.oursId, from: "log", runs: slow },
+			})),
+			inputBytes: dataset.written.bytes,
+		});
+	}
+	const middle = data.compaction[1];
+	if (middle && want("compaction")) {
+		done({
+			section: "compact --dry-run (the plan, no prompts)",
+			label: `linear ${sizeLabel(middle.written.bytes)}`,
+			...(await compare({ name: "dry-run-ours", params: { home: middle.oursHome, id: middle.oursId, runs: slow } })),
+			inputBytes: middle.written.bytes,
+		});
+		done({
+			section: "Compaction end to end (demo summarizer, chunked)",
+			label: `linear ${sizeLabel(middle.written.bytes)}`,
+			...(await compare({
+				name: "compact-ours",
+				params: { home: middle.oursHome, id: middle.oursId, scratch, runs: 1 },
+			})),
+			inputBytes: middle.written.bytes,
 		});
 	}
 	return rows;

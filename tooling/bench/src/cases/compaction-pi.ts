@@ -1,5 +1,5 @@
 import { type CompactionSettings, SessionManager } from "@mariozechner/pi-coding-agent";
-import { type Measurement, measureRuns } from "../measure.js";
+import { cannot, type Measurement, measureRuns } from "../measure.js";
 
 export interface CompactionPiParams {
 	path: string;
@@ -27,7 +27,16 @@ async function loadPiCompaction(): Promise<PiCompactionModule> {
 /** pi's prepareCompaction (cut point + file operations) on the branch SessionManager.open gives; the open is untimed. */
 export async function compactionPi(params: CompactionPiParams): Promise<Measurement> {
 	const pi = await loadPiCompaction();
-	const entries = SessionManager.open(params.path).getBranch();
+	let entries: unknown[];
+	try {
+		entries = SessionManager.open(params.path).getBranch();
+	} catch (error) {
+		// A file larger than V8's longest string cannot be read by readFileSync(path, "utf8").
+		if (error instanceof Error && /string longer than|Invalid string length/i.test(error.message)) {
+			return cannot(`${error.constructor.name}: ${error.message.split("\n")[0]}`);
+		}
+		throw error;
+	}
 	return measureRuns(
 		params.runs,
 		() => pi.prepareCompaction(entries, pi.DEFAULT_COMPACTION_SETTINGS),

@@ -17,6 +17,8 @@ export const CASES = {
 	"tail-ours": () => import("./tail-ours.js").then((m) => m.tailOurs),
 	"compaction-ours": () => import("./compaction-ours.js").then((m) => m.compactionOurs),
 	"compaction-pi": () => import("./compaction-pi.js").then((m) => m.compactionPi),
+	"dry-run-ours": () => import("./dry-run-ours.js").then((m) => m.dryRunOurs),
+	"compact-ours": () => import("./compact-ours.js").then((m) => m.compactOurs),
 } satisfies Record<string, () => Promise<(params: never) => Promise<Measurement>>>;
 
 export type CaseName = keyof typeof CASES;
