@@ -73,12 +73,17 @@ describe("chat", () => {
 });
 
 describe("compact", () => {
-	it("--dry-run prints the plan and the full prompt and writes nothing", async () => {
+	it("--dry-run prints the plan, --prompts adds the full prompts, and nothing is written", async () => {
 		const id = await cli.create("--model", "demo");
 		for (const text of ["first topic", "second topic", "third topic"]) await cli.ok(["send", id, text]);
 		const before = await cli.json<unknown[]>(["show", id]);
 
-		const out = await cli.ok(["compact", id, "--dry-run", "--keep-recent-tokens", "10"]);
+		const plain = await cli.ok(["compact", id, "--dry-run", "--keep-recent-tokens", "10"]);
+		expect(plain).toContain("firstKeptSeq");
+		expect(plain).toContain("add --prompts");
+		expect(plain).not.toContain("You are a context summarization assistant.");
+		expect(plain).not.toContain("[User]: first topic");
+		const out = await cli.ok(["compact", id, "--dry-run", "--prompts", "--keep-recent-tokens", "10"]);
 		expect(out).toContain("firstKeptSeq");
 		expect(out).toContain("tokensBefore");
 		expect(out).toContain("isSplitTurn");
@@ -93,12 +98,20 @@ describe("compact", () => {
 				isSplitTurn: boolean;
 				readFiles: string[];
 				modifiedFiles: string[];
-				parts: Array<{ userPrompt: string }>;
+				parts: Array<{ messageCount: number }>;
 			};
-		}>(["compact", id, "--dry-run", "--keep-recent-tokens", "10", "--instructions", "focus on topics"]);
+			prompts: string[];
+		}>(["compact", id, "--dry-run", "--prompts", "--keep-recent-tokens", "10", "--instructions", "focus on topics"]);
 		expect(plan.model).toMatch(/^demo/);
 		expect(plan.plan.firstKeptSeq).toBeGreaterThan(1);
-		expect(plan.plan.parts[0]?.userPrompt).toContain("focus on topics");
+		expect(plan.plan.parts[0]?.messageCount).toBeGreaterThan(0);
+		expect(plan.prompts[0]).toContain("focus on topics");
+		expect(plan.prompts[0]).toContain("[User]: first topic");
+		const bare = await cli.json<{ prompts?: string[] }>(["compact", id, "--dry-run", "--keep-recent-tokens", "10"]);
+		expect(bare.prompts).toBeUndefined();
+		const misuse = await cli(["compact", id, "--prompts"]);
+		expect(misuse.code).toBe(2);
+		expect(misuse.stderr).toContain("--prompts only goes with --dry-run");
 		expect(await cli.json<unknown[]>(["show", id])).toEqual(before);
 	});
 

@@ -1,8 +1,9 @@
-import type { CompactionPlan } from "@agent/compaction";
+import { type CompactionPlan, renderPartPrompt } from "@agent/compaction";
 import type { AgentSessions, PlanCompactionOptions } from "@agent/session";
 import { Command } from "commander";
 import { integerOption, sessionIdArgument } from "../args.js";
 import type { CliContext } from "../cli-context.js";
+import { UsageError } from "../errors.js";
 import { checkModel } from "../model-option.js";
 import { formatCount } from "../render/format.js";
 import { renderRecord } from "../render/records.js";
@@ -12,6 +13,7 @@ interface CompactFlags {
 	keepRecentTokens?: number;
 	instructions?: string;
 	dryRun?: boolean;
+	prompts?: boolean;
 	json?: boolean;
 }
 
@@ -22,8 +24,15 @@ export function registerCompact(ctx: CliContext): Command {
 		.option("--model <model>", 'the summarizer: "provider/model-id", or "demo" (offline)')
 		.option("--keep-recent-tokens <n>", "recent tokens to keep word for word (default: config.yaml)", integerOption(0))
 		.option("--instructions <text>", "extra instructions for the summary, e.g. what to focus on")
-		.option("--dry-run", "print the plan and the full prompt that would be sent; write nothing")
-		.option("--json", "print the compaction record (null when there is nothing to compact); with --dry-run { plan }")
+		.option("--dry-run", "print the plan (what is summarized and kept, files, tokens); write nothing")
+		.option(
+			"--prompts",
+			"with --dry-run: also print the full prompts, the whole summarized history serialized (large on a long session)",
+		)
+		.option(
+			"--json",
+			"print the compaction record (null when there is nothing to compact); with --dry-run { model, plan } (and prompts with --prompts)",
+		)
 		.action(async (rawId: string, flags: CompactFlags) => {
 			const id = sessionIdArgument(rawId);
 			if (flags.model !== undefined) await checkModel(flags.model);
@@ -32,18 +41,24 @@ export function registerCompact(ctx: CliContext): Command {
 			if (flags.model !== undefined) options.model = flags.model;
 			if (flags.keepRecentTokens !== undefined) options.keepRecentTokens = flags.keepRecentTokens;
 			if (flags.instructions !== undefined) options.customInstructions = flags.instructions;
+			if (flags.prompts && !flags.dryRun) {
+				throw new UsageError("--prompts only goes with --dry-run (a compaction sends its prompts chunk by chunk)");
+			}
 			if (flags.dryRun) {
 				const preview = await sessions.planCompaction(id, options);
+				const plan = preview.plan;
+				const prompts = plan && flags.prompts ? await partPrompts(plan) : undefined;
 				if (flags.json) {
 					return ctx.out.json({
 						model: preview.model,
-						plan: preview.plan ?? null,
+						plan: plan ?? null,
 						keepRecentTokens: preview.keepRecentTokens,
+						...(prompts ? { prompts } : {}),
 					});
 				}
 				if (preview.keepRecentTokens.capped) ctx.out.note(`Note: ${preview.keepRecentTokens.capped}.`);
-				if (!preview.plan) return nothingToCompact(ctx, preview.contextTokens, keepRecent(sessions, options));
-				for (const line of renderPlan(preview.model, preview.plan)) await ctx.out.line(line);
+				if (!plan) return nothingToCompact(ctx, preview.contextTokens, keepRecent(sessions, options));
+				for (const line of renderPlan(preview.model, plan, prompts)) await ctx.out.line(line);
 				return;
 			}
 			const record = await sessions.compact(id, options);
@@ -66,8 +81,15 @@ function nothingToCompact(ctx: CliContext, tokens: number, keepRecentTokens: num
 	);
 }
 
-/** The plan for people: what is summarized and kept, the files, then the exact prompts. */
-function renderPlan(model: string, plan: CompactionPlan): string[] {
+/** Every part's whole user prompt, as sent when its material fits the summarizer's window in one call. */
+async function partPrompts(plan: CompactionPlan): Promise<string[]> {
+	const prompts: string[] = [];
+	for (const part of plan.parts) prompts.push(await renderPartPrompt(plan, part));
+	return prompts;
+}
+
+/** The plan for people: what is summarized and kept, the files, then (with --prompts) the exact prompts. */
+function renderPlan(model: string, plan: CompactionPlan, prompts: string[] | undefined): string[] {
 	const lines = [
 		"Compaction plan (dry run: nothing was written)",
 		`summarizer:        ${model}`,
@@ -79,16 +101,19 @@ function renderPlan(model: string, plan: CompactionPlan): string[] {
 		`previous:          ${plan.previousCompactionSeq !== undefined ? `compaction #${plan.previousCompactionSeq} (update prompt)` : "none (initial prompt)"}`,
 		`readFiles:         ${plan.readFiles.length > 0 ? plan.readFiles.join(", ") : "(none)"}`,
 		`modifiedFiles:     ${plan.modifiedFiles.length > 0 ? plan.modifiedFiles.join(", ") : "(none)"}`,
-		"",
-		"=== system prompt ===",
-		plan.systemPrompt,
 	];
 	for (const part of plan.parts) {
 		lines.push(
-			"",
-			`=== prompt: ${part.part} (${part.kind}), ${part.messages.length} message(s), ~${part.estimatedTokens} tokens ===`,
-			part.userPrompt,
+			`${`${part.part}:`.padEnd(19)}${part.messageCount} message(s), ~${part.tokens} tokens, seq ${part.fromSeq} to ${part.toSeq - 1} (${part.kind} prompt)`,
 		);
+	}
+	if (!prompts) {
+		lines.push("", "(add --prompts to print the full prompts)");
+		return lines;
+	}
+	lines.push("", "=== system prompt ===", plan.systemPrompt);
+	for (const [i, part] of plan.parts.entries()) {
+		lines.push("", `=== prompt: ${part.part} (${part.kind}) ===`, prompts[i] as string);
 	}
 	return lines;
 }
