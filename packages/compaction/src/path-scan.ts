@@ -3,13 +3,6 @@ import { DEFAULT_FILE_TOOLS, DEFAULT_PATH_ARGUMENTS, type FileOperationOptions }
 import { BOUNDARY, COMPACTION, CONTEXT, PathFacts, STARTS_TURN, TOOL_RESULT } from "./path-facts.js";
 import { estimateRecordTokens, usageTokens } from "./tokens.js";
 
-/** A file a tool call read or modified, by the path index of the call. */
-interface FileCall {
-	index: number;
-	path: string;
-	modify: boolean;
-}
-
 /**
  * One pass over a path (root → leaf, or the suffix a resume reads), record by record, keeping
  * only what planning a compaction needs: per record its seq, token estimate and kind (in
@@ -22,7 +15,10 @@ export class PathScanner {
 	readonly facts = new PathFacts();
 	/** Tool-call id → path index of the latest call with it. */
 	private readonly callIndex = new Map<string, number>();
-	readonly fileCalls: FileCall[] = [];
+	/** File tool calls: the path index of each, the file, and whether it modifies it (parallel lists). */
+	fileCallIndex: number[] = [];
+	fileCallPath: string[] = [];
+	fileCallModify: boolean[] = [];
 	/** Path indices of calls whose result was an error (they touched no file). */
 	readonly failedCalls = new Set<number>();
 	readonly branchFiles: Array<{ index: number; readFiles?: string[]; modifiedFiles?: string[] }> = [];
@@ -34,11 +30,14 @@ export class PathScanner {
 	regionStart = 0;
 	/** The latest assistant message after the latest compaction whose reported usage may be used. */
 	lastUsage?: { index: number; tokens: number };
-	private readonly tools;
+	/** Tool name → whether it modifies (true) or reads (false) the file in its arguments. */
+	private readonly fileTools = new Map<string, boolean>();
 	private readonly pathArguments;
 
 	constructor(options: FileOperationOptions = {}) {
-		this.tools = options.tools ?? DEFAULT_FILE_TOOLS;
+		for (const [name, access] of Object.entries(options.tools ?? DEFAULT_FILE_TOOLS)) {
+			if (access === "read" || access === "modify") this.fileTools.set(name, access === "modify");
+		}
 		this.pathArguments = options.pathArguments ?? DEFAULT_PATH_ARGUMENTS;
 	}
 
@@ -91,10 +90,13 @@ export class PathScanner {
 		for (const block of record.content) {
 			if (block.type !== "toolCall") continue;
 			this.callIndex.set(block.id, index);
-			const access = Object.hasOwn(this.tools, block.name) ? this.tools[block.name] : undefined;
-			if (access !== "read" && access !== "modify") continue;
+			const modify = this.fileTools.get(block.name);
+			if (modify === undefined) continue;
 			const path = pathOf(block.arguments, this.pathArguments);
-			if (path !== undefined) this.fileCalls.push({ index, path, modify: access === "modify" });
+			if (path === undefined) continue;
+			this.fileCallIndex.push(index);
+			this.fileCallPath.push(path);
+			this.fileCallModify.push(modify);
 		}
 		const usage = record.usage;
 		if (!usage || record.stopReason === "error" || record.stopReason === "aborted") return;
@@ -114,7 +116,17 @@ export class PathScanner {
 		// A call before the context is never matched by a later result: as if it were absent.
 		for (const [id, at] of this.callIndex) if (at < this.contextStart) this.callIndex.delete(id);
 		const start = this.regionStart;
-		removeWhere(this.fileCalls, (call) => call.index < start);
+		let calls = 0;
+		for (let i = 0; i < this.fileCallIndex.length; i++) {
+			if ((this.fileCallIndex[i] as number) < start) continue;
+			this.fileCallIndex[calls] = this.fileCallIndex[i] as number;
+			this.fileCallPath[calls] = this.fileCallPath[i] as string;
+			this.fileCallModify[calls] = this.fileCallModify[i] as boolean;
+			calls++;
+		}
+		this.fileCallIndex.length = calls;
+		this.fileCallPath.length = calls;
+		this.fileCallModify.length = calls;
 		removeWhere(this.branchFiles, (files) => files.index < start);
 		for (const at of this.failedCalls) if (at < start) this.failedCalls.delete(at);
 	}

@@ -6,7 +6,7 @@ import {
 	type StoredRecord,
 } from "@agent/session-format";
 import { type FileOperationOptions, mergeFileOperations, stripFileOperations } from "./file-operations.js";
-import { CONTEXT, COMPACTION, TOOL_RESULT } from "./path-facts.js";
+import { CONTEXT, TOOL_RESULT } from "./path-facts.js";
 import { PathScanner } from "./path-scan.js";
 import { arraySource, type PathSource } from "./path-source.js";
 import { SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.js";
@@ -233,9 +233,10 @@ function countMessages(scanner: PathScanner, from: number, to: number): { count:
 function extractedFiles(scanner: PathScanner, from: number, to: number) {
 	const read = new Set<string>();
 	const modified = new Set<string>();
-	for (const call of scanner.fileCalls) {
-		if (call.index < from || call.index >= to || scanner.failedCalls.has(call.index)) continue;
-		(call.modify ? modified : read).add(call.path);
+	for (let i = 0; i < scanner.fileCallIndex.length; i++) {
+		const index = scanner.fileCallIndex[i] as number;
+		if (index < from || index >= to || scanner.failedCalls.has(index)) continue;
+		(scanner.fileCallModify[i] ? modified : read).add(scanner.fileCallPath[i] as string);
 	}
 	return { readFiles: [...read], modifiedFiles: [...modified] };
 }
@@ -251,7 +252,7 @@ function contextTokensOf(scanner: PathScanner, systemPrompt: string | undefined)
 	const start = scanner.contextStart;
 	const inContext = (i: number) => {
 		const flags = facts.flag(i);
-		if ((flags & CONTEXT) === 0 || (flags & COMPACTION) !== 0) return 0;
+		if ((flags & CONTEXT) === 0) return 0;
 		if ((flags & TOOL_RESULT) !== 0 && facts.call(i) < start) return 0;
 		return facts.token(i);
 	};

@@ -1,4 +1,5 @@
 import type { ContentBlock } from "./content.js";
+import { jsonLength } from "./json-length.js";
 
 /** Tokens counted for one image: it counts as 4800 characters in the chars/4 estimate (the spec gives no image rule). */
 export const IMAGE_TOKEN_ESTIMATE = 1200;
@@ -13,7 +14,7 @@ export function blockChars(block: ContentBlock): number {
 		case "thinking":
 			return block.thinking.length;
 		case "toolCall":
-			return block.name.length + JSON.stringify(block.arguments ?? {}).length;
+			return block.name.length + jsonLength(block.arguments ?? {});
 		case "image":
 			return IMAGE_TOKEN_ESTIMATE * CHARS_PER_TOKEN;
 	}
