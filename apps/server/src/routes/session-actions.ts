@@ -1,23 +1,35 @@
 import type { Hono } from "hono";
 import type { RouteDeps } from "../app.js";
+import { CompactionRuns } from "../compaction-runs.js";
 import { jsonBody, sessionIdParam } from "../request-input.js";
 import { branchBody, compactBody, forkBody, labelBody } from "../schemas.js";
 
-/** Compact now, fork into a new session, move the active leaf (branch), or label a record. */
+/** Compact now (and stop it), fork into a new session, move the active leaf (branch), or label a record. */
 export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdown }: RouteDeps): void {
+	const compactions = new CompactionRuns();
 	app.post("/api/sessions/:id/compact", async (c) => {
 		const id = sessionIdParam(c);
 		const body = await jsonBody(c, compactBody);
 		if (body.model) models.check(body.model);
 		shutdown.refuseIfStopping();
 		await runtime.metadata(id);
-		const record = await runtime.compact(id, {
-			signal: shutdown.signal,
-			...(body.model ? { model: body.model } : {}),
-			...(body.customInstructions ? { customInstructions: body.customInstructions } : {}),
-			...(body.keepRecentTokens !== undefined ? { keepRecentTokens: body.keepRecentTokens } : {}),
-		});
+		const run = await compactions.run(id, shutdown.signal, (signal) =>
+			runtime.compact(id, {
+				signal,
+				...(body.model ? { model: body.model } : {}),
+				...(body.customInstructions ? { customInstructions: body.customInstructions } : {}),
+				...(body.keepRecentTokens !== undefined ? { keepRecentTokens: body.keepRecentTokens } : {}),
+			}),
+		);
+		if (run.cancelled) return c.json({ sessionId: id, compacted: false, cancelled: true });
+		const record = run.value;
 		return c.json({ sessionId: id, compacted: record !== undefined, ...(record ? { record } : {}) });
+	});
+
+	app.post("/api/sessions/:id/compact/cancel", async (c) => {
+		const id = sessionIdParam(c);
+		await runtime.metadata(id);
+		return c.json({ sessionId: id, cancelled: compactions.cancel(id) });
 	});
 
 	app.post("/api/sessions/:id/fork", async (c) => {

@@ -138,8 +138,13 @@ export class Api {
 	compact(
 		id: string,
 		options: { customInstructions?: string; keepRecentTokens?: number } = {},
-	): Promise<{ compacted: boolean }> {
+	): Promise<{ compacted: boolean; cancelled?: boolean }> {
 		return this.request("POST", `/api/sessions/${id}/compact`, options);
+	}
+
+	/** Stops the compactions of the session this server's API runs (nothing is written). */
+	cancelCompaction(id: string): Promise<{ cancelled: number }> {
+		return this.request("POST", `/api/sessions/${id}/compact/cancel`, {});
 	}
 
 	fork(id: string, options: { atSeq?: number; name?: string } = {}): Promise<SessionMetadata> {

@@ -1,5 +1,6 @@
 import { contentText, type StoredRecord } from "@agent/session-format";
 import type { ExportFormat } from "./api.js";
+import { CompactionDialog } from "./compaction-dialog.js";
 import { byId, h } from "./dom.js";
 import type { MessageAction } from "./record-view.js";
 import type { SessionView } from "./session-view.js";
@@ -7,9 +8,6 @@ import type { SessionView } from "./session-view.js";
 /** What the buttons, dialogs and message actions of a session do. */
 export class SessionActions {
 	private readonly el = {
-		compactDialog: byId<HTMLDialogElement>("compact-dialog"),
-		compactInstructions: byId<HTMLTextAreaElement>("compact-instructions"),
-		compactKeep: byId<HTMLInputElement>("compact-keep"),
 		labelDialog: byId<HTMLDialogElement>("label-dialog"),
 		labelTitle: byId("label-title"),
 		labelInput: byId<HTMLInputElement>("label-input"),
@@ -18,12 +16,12 @@ export class SessionActions {
 		exportStatus: byId("export-status"),
 	};
 	private labelTarget: number | undefined;
+	/** The Compact dialog: options, progress, stop. */
+	readonly compaction: CompactionDialog;
 
 	constructor(private readonly view: SessionView) {
 		const on = (id: string, handler: () => unknown) => byId(id).addEventListener("click", () => void handler());
-		on("compact", () => this.el.compactDialog.showModal());
-		on("compact-cancel", () => this.el.compactDialog.close());
-		byId("compact-form").addEventListener("submit", () => void this.compact());
+		this.compaction = new CompactionDialog(view);
 		on("fork", () => this.fork(view.selectedSeq ?? view.viewLeaf ?? undefined));
 		on("branch", () => this.branch(view.selectedSeq ?? view.viewLeaf));
 		on("stop", () => this.stop());
@@ -141,27 +139,6 @@ export class SessionActions {
 			await view.api.send(id, contentText(user.content), view.composer.modelForSend());
 		} catch (error) {
 			view.showNotice((error as Error).message, true);
-		}
-	}
-
-	private async compact(): Promise<void> {
-		const view = this.view;
-		const id = view.id;
-		if (!id) return;
-		const instructions = this.el.compactInstructions.value.trim();
-		const keep = this.el.compactKeep.value.trim();
-		view.el.compact.disabled = true;
-		view.showNotice("Compacting… older messages are being summarized.");
-		try {
-			const result = await view.api.compact(id, {
-				...(instructions ? { customInstructions: instructions } : {}),
-				...(keep ? { keepRecentTokens: Number(keep) } : {}),
-			});
-			if (!result.compacted) view.showNotice("Nothing to compact yet: the conversation is still short.");
-		} catch (error) {
-			view.showNotice((error as Error).message, true);
-		} finally {
-			view.el.compact.disabled = false;
 		}
 	}
 

@@ -386,17 +386,13 @@ export class SessionView {
 				void this.refreshContext();
 				break;
 			case "compaction.started":
-				this.showNotice("Compacting… older messages are being summarized.");
-				this.el.compact.disabled = true;
+			case "compaction.progress":
+			case "compaction.failed":
+				this.actions.compaction.onEvent(event);
 				break;
 			case "compaction.completed":
-				this.showNotice("Compacted: older messages are now a summary (see the divider).");
-				this.el.compact.disabled = false;
+				this.actions.compaction.onEvent(event);
 				void this.refreshContext();
-				break;
-			case "compaction.failed":
-				this.showNotice(`Compaction failed: ${event.error.message}`, true);
-				this.el.compact.disabled = false;
 				break;
 			default:
 				break;

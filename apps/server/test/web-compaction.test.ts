@@ -1,0 +1,131 @@
+import { type AgentSessionsOptions, resolveModel as resolveByName } from "@agent/session";
+import { type Context, fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, requiredChromium, skipBrowser, watchErrors } from "./support/chromium.js";
+import { closeTestServers, createSession, startTestServer, type TestServer } from "./support/test-server.js";
+
+const SUMMARY = [
+	"## Goal",
+	"- the test",
+	"## Progress",
+	"### Done",
+	"- [x] chunk",
+	"## Key Decisions",
+	"- none",
+	"## Next Steps",
+	"1. more",
+	"## Critical Context",
+	"- none",
+].join("\n");
+
+/**
+ * The summarizer the page's compactions go to (config.yaml's compaction_model): a faux model
+ * with an 8,000-token window, so a long history goes in many chunks. While `hold` is set, every
+ * call after the first waits until its AbortSignal fires, so a compaction is still running when
+ * the test presses Stop.
+ */
+function heldSummarizer() {
+	const faux = registerFauxProvider({
+		provider: "faux-summarizer",
+		models: [{ id: "small", contextWindow: 8000, maxTokens: 1024 }],
+	});
+	const state = { hold: true, prompts: [] as string[] };
+	const answer = async (
+		context: Context,
+		options: { signal?: AbortSignal } | undefined,
+		calls: { callCount: number },
+	) => {
+		const first = context.messages[0];
+		state.prompts.push(
+			first?.role === "user" && typeof first.content !== "string" ? JSON.stringify(first.content) : "",
+		);
+		if (state.hold && calls.callCount > 1) {
+			await new Promise<void>((resolve) => {
+				if (options?.signal?.aborted) resolve();
+				options?.signal?.addEventListener("abort", () => resolve(), { once: true });
+			});
+			return fauxAssistantMessage("", { stopReason: "aborted", errorMessage: "aborted" });
+		}
+		return fauxAssistantMessage(SUMMARY);
+	};
+	faux.setResponses(Array.from({ length: 400 }, () => answer));
+	const model = faux.getModel();
+	const resolveModel: AgentSessionsOptions["resolveModel"] = (name: string) => {
+		return name === "faux-summarizer/small" ? { name, model } : resolveByName(name);
+	};
+	return { faux, state, resolveModel };
+}
+
+describe.skipIf(skipBrowser)("compaction from the web page", () => {
+	let server: TestServer;
+	let browser: Awaited<ReturnType<typeof launchChromium>>;
+	const summarizer = heldSummarizer();
+
+	beforeAll(async () => {
+		server = await startTestServer({
+			configYaml: "compaction_model: faux-summarizer/small\n",
+			runtime: { resolveModel: summarizer.resolveModel },
+		});
+		browser = await launchChromium(requiredChromium());
+	}, 60_000);
+	afterAll(async () => {
+		await browser?.close();
+		await closeTestServers();
+		summarizer.faux.unregister();
+	});
+
+	it("shows the progress of a long compaction in chunks, stops it on request (nothing written), then runs it with the options given", async () => {
+		const session = await createSession(server, { name: "Long history" });
+		for (let turn = 0; turn < 20; turn++) {
+			await server.runtime.store.append(session.id, [
+				{ recordType: "message", role: "user", content: [{ type: "text", text: `question ${turn} `.repeat(300) }] },
+				{ recordType: "message", role: "assistant", content: [{ type: "text", text: `answer ${turn} `.repeat(300) }] },
+			]);
+		}
+		const before = (await server.runtime.metadata(session.id)).lastSeq;
+		const page = await browser.context.newPage();
+		const errors = watchErrors(page);
+		await page.goto(`${server.url}/#/s/${session.id}`);
+		await page.locator('[data-testid="transcript"] article[data-role="assistant"]').first().waitFor();
+
+		await page.locator("#compact").click();
+		await page.getByTestId("compact-dialog").waitFor();
+		await page.locator("#compact-keep").fill("100");
+		await page.locator("#compact-run").click();
+		const status = page.locator("#compact-status");
+		await expect
+			.poll(() => status.textContent(), { timeout: 20_000 })
+			.toMatch(/Summarized \d+ of \d+ messages \(\d+ calls? to the summarizer\)/);
+		expect(Number(await page.locator("#compact-bar").getAttribute("value"))).toBeGreaterThan(0);
+		expect(await page.locator("#compact-cancel").textContent()).toBe("Stop");
+		await page.locator("#compact-cancel").click();
+		await expect
+			.poll(() => page.locator("#notice").textContent(), { timeout: 20_000 })
+			.toBe("Compaction stopped: nothing was written.");
+		expect(await page.getByTestId("compact-dialog").isVisible()).toBe(false);
+		expect((await server.runtime.metadata(session.id)).lastSeq).toBe(before);
+		expect(await page.getByTestId("compaction").count()).toBe(0);
+
+		summarizer.state.hold = false;
+		summarizer.state.prompts.length = 0;
+		await page.locator("#compact").click();
+		expect(await page.getByTestId("compact-progress").isVisible()).toBe(false);
+		await page.locator("#compact-instructions").fill("keep every question number");
+		await page.locator("#compact-keep").fill("100");
+		await page.locator("#compact-run").click();
+		await page.getByTestId("compaction").waitFor({ timeout: 20_000 });
+		await expect.poll(() => page.locator("#notice").textContent()).toMatch(/^Compacted/);
+		expect(summarizer.state.prompts.length).toBeGreaterThan(2);
+		for (const prompt of summarizer.state.prompts) expect(prompt).toContain("keep every question number");
+		expect((await server.runtime.metadata(session.id)).lastSeq).toBe(before + 1);
+		expect(errors).toEqual([]);
+		await page.close();
+	});
+
+	it("POST /compact/cancel with nothing running cancels nothing", async () => {
+		const session = await createSession(server, { name: "Idle" });
+		const response = await server.api(`/api/sessions/${session.id}/compact/cancel`, { method: "POST", json: {} });
+		expect(response.status).toBe(200);
+		expect(await response.json()).toEqual({ sessionId: session.id, cancelled: 0 });
+	});
+});
