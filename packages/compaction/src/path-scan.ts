@@ -13,7 +13,7 @@ import { estimateRecordTokens, usageTokens } from "./tokens.js";
  */
 export class PathScanner {
 	readonly facts = new PathFacts();
-	/** Tool-call id → path index of the latest call with it. */
+	/** Tool-call id → path index of the latest call with it that has no result yet. */
 	private readonly callIndex = new Map<string, number>();
 	/** File tool calls: the path index of each, the file, and whether it modifies it (parallel lists). */
 	fileCallIndex: number[] = [];
@@ -55,10 +55,14 @@ export class PathScanner {
 				flags = CONTEXT;
 				if (record.role === "toolResult") {
 					flags |= TOOL_RESULT;
-					const found = record.toolCallId === undefined ? undefined : this.callIndex.get(record.toolCallId);
+					const id = record.toolCallId;
+					const found = id === undefined ? undefined : this.callIndex.get(id);
 					if (found !== undefined) {
 						call = found;
 						if (record.isError) this.failedCalls.add(found);
+						// Answered: only calls still waiting are kept, so memory follows the open calls,
+						// not the session. A second result for the same id pairs with no call.
+						this.callIndex.delete(id as string);
 					}
 				} else {
 					flags |= BOUNDARY;

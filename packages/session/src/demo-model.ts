@@ -96,13 +96,20 @@ function isSummarizationRequest(context: Context): boolean {
 	return /summariz/i.test(system) && /Do NOT continue the conversation/i.test(system);
 }
 
+const DEMO_DONE_LINES = 20;
+const DEMO_EARLIER_LINES = 40;
+
 function demoSummary(messages: readonly Message[], request: string): string {
 	const previous = /<previous-summary>\n?([\s\S]*?)\n?<\/previous-summary>/.exec(request)?.[1];
 	const conversation = /<conversation>\n?([\s\S]*?)\n?<\/conversation>/.exec(request)?.[1] ?? request;
 	const userLines = [...conversation.matchAll(/^\[User\]: (.*)$/gm)].map((match) => (match[1] ?? "").slice(0, 120));
 	const goal = userLines[0] ?? "Continue the conversation.";
-	const done = userLines.map((line) => `- [x] Answered: ${line}`);
-	const earlier = previous ? ["- Earlier summary retained below.", ...indent(previous)] : [];
+	// At most the last DEMO_DONE_LINES requests, and the start of an earlier summary: a summary folded
+	// into the next chunk's prompt many times over (a long history) must not grow with every chunk.
+	const done = userLines.slice(-DEMO_DONE_LINES).map((line) => `- [x] Answered: ${line}`);
+	const earlier = previous
+		? ["- Earlier summary retained below (its start).", ...indent(previous).slice(0, DEMO_EARLIER_LINES)]
+		: [];
 	return [
 		"## Goal",
 		goal,
