@@ -20,6 +20,30 @@ describe("the offline demo model", () => {
 		expect(text(demoResponse(context))).toBe(first);
 	});
 
+	it("keeps a summary folded into the next chunk many times over bounded (a long history compacts through it)", () => {
+		let summary = "";
+		const sizes: number[] = [];
+		for (let chunk = 0; chunk < 30; chunk++) {
+			const requests = Array.from({ length: 50 }, (_, i) => `[User]: request ${chunk}-${i} ${"word ".repeat(30)}`);
+			const folded = summary ? `<previous-summary>\n${summary}\n</previous-summary>\n\n` : "";
+			const context: Context = {
+				systemPrompt: SUMMARY_SYSTEM,
+				messages: [
+					{
+						role: "user",
+						content: `<conversation>\n${requests.join("\n")}\n</conversation>\n\n${folded}Update.`,
+						timestamp: 0,
+					},
+				],
+			};
+			summary = text(demoResponse(context));
+			sizes.push(summary.length);
+		}
+		expect(summary).toContain("request 29-49");
+		expect(Math.max(...sizes.slice(5))).toBeLessThanOrEqual(sizes[4] as number);
+		expect(summary.length).toBeLessThan(16_000);
+	});
+
 	it("answers a summarization request with every required section (S7.14)", () => {
 		const context: Context = {
 			systemPrompt: SUMMARY_SYSTEM,
