@@ -67,7 +67,9 @@ describe("compact", () => {
 		expect(record.summary).toBe(
 			`${validSummary("one")}\n\n<read-files>\nsrc/a.ts\n</read-files>\n\n<modified-files>\nsrc/b.ts\n</modified-files>`,
 		);
-		expect(prompts).toEqual([{ system: SUMMARIZATION_SYSTEM_PROMPT, user: await renderPartPrompt(plan, plan.parts[0] as SummaryPart) }]);
+		expect(prompts).toEqual([
+			{ system: SUMMARIZATION_SYSTEM_PROMPT, user: await renderPartPrompt(plan, plan.parts[0] as SummaryPart) },
+		]);
 
 		// S7.11: the context after compaction is the summary, then the kept messages.
 		const compacted = b.append(record);

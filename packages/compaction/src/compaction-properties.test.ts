@@ -41,7 +41,8 @@ describe("compaction properties (random sessions, repeated compactions)", () => 
 							expect(fromSuffix?.firstKeptSeq).toBe(plan.firstKeptSeq);
 						}
 
-						for (const part of plan.parts) for (const message of partMessages(b.records, part)) summarized.push(message.seq ?? -1);
+						for (const part of plan.parts)
+							for (const message of partMessages(b.records, part)) summarized.push(message.seq ?? -1);
 						b.append(await compact(plan, { model }));
 						compactions++;
 						const context = buildContextFromPath(b.records);

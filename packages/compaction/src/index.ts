@@ -29,6 +29,8 @@ export {
 	mergeFileOperations,
 	stripFileOperations,
 } from "./file-operations.js";
+export { partPieces, renderPartPrompt } from "./part-material.js";
+export { arraySource, type PathSource, recordsBetween } from "./path-source.js";
 export {
 	type CompactionPlan,
 	effectiveKeepRecentTokens,
@@ -38,8 +40,6 @@ export {
 	prepareCompactionFrom,
 	type SummaryPart,
 } from "./prepare.js";
-export { partPieces, renderPartPrompt } from "./part-material.js";
-export { arraySource, type PathSource, recordsBetween } from "./path-source.js";
 export {
 	BRANCH_SUMMARY_PROMPT,
 	BRANCH_SUMMARY_UPDATE_PROMPT,

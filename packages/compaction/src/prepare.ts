@@ -182,7 +182,13 @@ function planFromScan(
 		// A split turn with nothing before it and no previous summary: its first part is the
 		// whole history, and gets the structured summary.
 		const whole = history.count === 0 && previousSummary === undefined;
-		part(whole ? "summary" : "turn-prefix", whole ? "initial" : "turn-prefix", cut.turnStartIndex, cut.index, turnPrefix);
+		part(
+			whole ? "summary" : "turn-prefix",
+			whole ? "initial" : "turn-prefix",
+			cut.turnStartIndex,
+			cut.index,
+			turnPrefix,
+		);
 	}
 
 	const plan: CompactionPlan = {

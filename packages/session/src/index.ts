@@ -19,10 +19,10 @@ export {
 	type SessionEventType,
 	toEventError,
 } from "./events.js";
+export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";
-export { linearLogSource, NotLinear } from "./log-path-source.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export { type ModelContext, type PrunedOutputs, prunedContext } from "./pruned-context.js";
 export {

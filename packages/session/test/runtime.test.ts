@@ -325,7 +325,9 @@ describe("compaction progress and cancel", () => {
 		expect(record?.recordType).toBe("compaction");
 		const progress = events.filter((e) => e.type === "compaction.progress");
 		expect(progress.length).toBeGreaterThan(3);
-		expect(progress.map((e) => e.chunks)).toEqual([...progress.map((e) => e.chunks)].sort((a, b) => (a ?? 0) - (b ?? 0)));
+		expect(progress.map((e) => e.chunks)).toEqual(
+			[...progress.map((e) => e.chunks)].sort((a, b) => (a ?? 0) - (b ?? 0)),
+		);
 		const last = progress[progress.length - 1];
 		expect(last?.messagesDone).toBe(last?.messagesTotal);
 		expect(events.find((e) => e.type === "compaction.started")).toMatchObject({ messages: last?.messagesTotal });

@@ -144,7 +144,11 @@ function compactionGoals(rows: readonly Row[]): GoalResult[] {
 		goals.push({
 			goal: `Compaction preparation streamed from the log: memory does not follow the session's size (${last.label} within 2x of ${first.label} + 16 MiB)`,
 			met: a === undefined || b === undefined ? undefined : b <= 2 * a + (16 << 20),
-			detail: streamed.map((row) => `${row.label}: ${formatBytes(rssGrowth(row.ours))} in ${formatMs(row.ours?.medianMs ?? Number.NaN)}`).join("; "),
+			detail: streamed
+				.map(
+					(row) => `${row.label}: ${formatBytes(rssGrowth(row.ours))} in ${formatMs(row.ours?.medianMs ?? Number.NaN)}`,
+				)
+				.join("; "),
 		});
 	}
 	for (const row of rows.filter((row) => row.section.startsWith("compact --dry-run"))) {

@@ -48,7 +48,8 @@ export async function prepareDatasets(
 	}
 	const linear = want("linear") ? await sessionDataset(dataRoot, plan.linear, log) : undefined;
 	const compaction: SessionDataset[] = [];
-	for (const spec of want("compaction") ? plan.compaction : []) compaction.push(await sessionDataset(dataRoot, spec, log));
+	for (const spec of want("compaction") ? plan.compaction : [])
+		compaction.push(await sessionDataset(dataRoot, spec, log));
 	const listings: ListingDataset[] = [];
 	for (const listing of want("list") ? plan.listings : []) {
 		listings.push(await listingDataset(dataRoot, listing.sessions, listing.bytesEach, log));
