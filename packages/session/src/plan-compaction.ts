@@ -1,4 +1,9 @@
-import { type CompactionPlan, effectiveKeepRecentTokens, prepareCompaction, prepareCompactionFrom } from "@agent/compaction";
+import {
+	type CompactionPlan,
+	effectiveKeepRecentTokens,
+	prepareCompaction,
+	prepareCompactionFrom,
+} from "@agent/compaction";
 import type { CompactionSettings, SessionStore } from "@agent/session-format";
 import { linearLogSource, NotLinear } from "./log-path-source.js";
 import type { ResolvedModel } from "./models.js";
