@@ -1,4 +1,6 @@
 export { appendViolation, type InvariantViolation } from "./append-invariants.js";
+export { prepareBatch } from "./batch.js";
+export { checkCompactions, type ReadLogPath } from "./compaction-check.js";
 export {
 	type ContentBlock,
 	contentBlockSchema,
@@ -75,6 +77,7 @@ export {
 	recordLine,
 	serializeRecord,
 } from "./parse.js";
+export { type DescendingPath, type DescendingWalkOptions, walkPathDescending } from "./path-walk.js";
 export {
 	type ArchiveChangeRecord,
 	archiveChangeRecordSchema,
@@ -141,6 +144,7 @@ export {
 	DEFAULT_COMPACTION_SETTINGS,
 } from "./settings.js";
 export { type ModelStats, type SessionStats, summarizeSessions } from "./stats.js";
+export { checkCreateOptions, checkName, checkSeconds } from "./store-args.js";
 export type {
 	AppendOptions,
 	AppendResult,

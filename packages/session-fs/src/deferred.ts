@@ -3,12 +3,12 @@ import {
 	type AppendResult,
 	applyRecord,
 	cloneMetadata,
+	prepareBatch,
 	type RecordInput,
 	recordLine,
 	type SessionMetadata,
 	type SessionRecord,
 } from "@agent/session-format";
-import { prepareBatch } from "./batch.js";
 import { storageFailure } from "./errors.js";
 import { writeMetadataFile } from "./metadata-file.js";
 import type { ResolvedOptions } from "./options.js";

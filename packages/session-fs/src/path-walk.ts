@@ -1,4 +1,4 @@
-import { isSideRecord, parentSeqOf, type RecordProblem, type StoredRecord } from "@agent/session-format";
+import { type RecordProblem, type StoredRecord, walkPathDescending } from "@agent/session-format";
 import { readLinesBackward } from "./backward-reader.js";
 import { lineNumberer, type RawLine } from "./line-reader.js";
 import { classifyLine, reportProblem } from "./record-reader.js";
@@ -31,62 +31,33 @@ export interface BackwardPath<T> {
 }
 
 /**
- * Walks the path to `leafSeq` from the end of the log backwards, reading only as far as needed:
- * with `stopAtCompaction`, back to the firstKeptSeq of the latest compaction on the path (or the
- * root when there is none) — everything the context needs, so the cost follows the live context
- * and not the file. A side record met on the way (the leaf itself, or a parent) is passed
- * through: it stands for its own parent and is never on the path. Empty when the leaf itself is
- * not a readable record (unless `leafFallsBack`).
- *
- * Gives the path SessionTree gives after a full read, for every log whose seqs rise line by line
- * (every log a store writes, damaged lines included): the latest line of a seq wins, and a
- * parent whose line is unreadable ends the path — reading backwards, meeting a record below the
- * seq needed means that seq is not there. A log whose seqs go backwards is corrupt (verify
- * reports it); the walk does not read it all to look further.
+ * Walks the path to `leafSeq` from the end of the log backwards, reading only as far as needed
+ * (the walk itself is session-format's walkPathDescending, shared with every store): lines are
+ * decoded as the walk reaches them, and a damaged one is reported and passed over. A log whose
+ * seqs go backwards is corrupt (verify reports it); the walk does not read it all to look further.
  */
 export async function walkPathBackward<T>(
 	fd: number,
 	options: BackwardPathOptions,
 	keep: (record: StoredRecord, raw: RawLine) => T,
 ): Promise<BackwardPath<T>> {
-	const reversed: T[] = [];
-	const result: BackwardPath<T> = { items: reversed };
-	const done = () => {
-		reversed.reverse();
-		return result;
-	};
-	if (options.leafSeq <= 0) return result;
-	let need = options.leafSeq;
-	let floor: number | undefined = options.floorSeq;
 	const read = { onProblem: options.onProblem, where: options.where, lineOf: lineNumberer(fd) };
-	for await (const batch of readLinesBackward(fd, {
+	const decoded = new WeakMap<RawLine, StoredRecord>();
+	const recordOf = (raw: RawLine): StoredRecord | undefined => {
+		const outcome = classifyLine(raw);
+		if (outcome.kind === "blank") return undefined;
+		if (outcome.problem) reportProblem(outcome.problem, read);
+		if (outcome.kind !== "record") return undefined;
+		options.onRecord?.(outcome.record, raw);
+		decoded.set(raw, outcome.record);
+		return outcome.record;
+	};
+	const lines = readLinesBackward(fd, {
 		end: options.end,
 		chunkBytes: options.chunkBytes,
 		maxLineBytes: options.maxLineBytes,
-	})) {
-		for (const raw of batch) {
-			const outcome = classifyLine(raw);
-			if (outcome.kind === "blank") continue;
-			if (outcome.problem) reportProblem(outcome.problem, read);
-			if (outcome.kind !== "record") continue;
-			const record = outcome.record;
-			options.onRecord?.(record, raw);
-			if (record.seq > need) continue;
-			// The seq needed is not in the log. A missing parent ends the path; a missing default leaf
-			// falls back to the last readable record (SessionTree.activeLeaf), which this is.
-			if (record.seq < need && (result.start !== undefined || !options.leafFallsBack)) return done();
-			const side = isSideRecord(record);
-			result.start ??= { seq: record.seq, side };
-			if (!side) {
-				reversed.push(keep(record, raw));
-				if (options.stopAtCompaction && floor === undefined && record.recordType === "compaction") {
-					floor = Math.min(record.firstKeptSeq, options.reachSeq ?? record.firstKeptSeq);
-				}
-			}
-			const parent = parentSeqOf(record);
-			if (parent === null || parent >= record.seq || (floor !== undefined && parent < floor)) return done();
-			need = parent;
-		}
-	}
-	return done();
+	});
+	const walked = await walkPathDescending(lines, recordOf, options);
+	const items = walked.items.map((raw) => keep(decoded.get(raw) as StoredRecord, raw));
+	return walked.start ? { items, start: walked.start } : { items };
 }

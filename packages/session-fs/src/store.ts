@@ -4,6 +4,9 @@ import {
 	type AppendOptions,
 	type AppendResult,
 	type CreateSessionOptions,
+	checkCreateOptions,
+	checkName,
+	checkSeconds,
 	cloneMetadata,
 	type ForkOptions,
 	isSideRecord,
@@ -39,7 +42,6 @@ import { metadataSnapshotPath, resolveHome, type SessionPaths, sessionPaths, ses
 import { type ReadContext, readAll, readFromSeq, tailRecords } from "./read-ops.js";
 import { resumeSession } from "./resume.js";
 import { createLog, makeSessionDir, syncNewDirectory } from "./session-files.js";
-import { checkCreateOptions, checkName, checkSeconds } from "./validate-args.js";
 import { verifySession } from "./verify.js";
 
 function isSymbolicLink(path: string): boolean {

@@ -3,21 +3,22 @@ import {
 	AgentSessionError,
 	type AppendResult,
 	applyRecord,
+	checkCompactions,
 	cloneMetadata,
 	InvalidRecordError,
+	prepareBatch,
 	type RecordInput,
 	recordLine,
 	type SessionMetadata,
 	type StoredRecord,
 } from "@agent/session-format";
 import { readLinesBackward } from "./backward-reader.js";
-import { prepareBatch } from "./batch.js";
-import { checkCompactions } from "./compaction-check.js";
 import { errnoCode, leaseLost, notFound, PREFIX, storageFailure } from "./errors.js";
 import type { HeldLock } from "./file-lock.js";
 import { loadLogState } from "./log-state.js";
 import { removeDeadWritersTemps, writeMetadataFile, writeMetadataFileInBackground } from "./metadata-file.js";
 import type { ResolvedOptions } from "./options.js";
+import { walkPathBackward } from "./path-walk.js";
 import type { SessionPaths } from "./paths.js";
 import { classifyLine } from "./record-reader.js";
 import { APPEND_FLAGS, assertRealDirectory, openOwnFile } from "./safe-files.js";
@@ -141,12 +142,19 @@ export class SessionWriter {
 		if (this.grewBehindOurBack()) await this.refresh();
 		const records = prepareBatch(this.metadata, inputs, this.options.now().toISOString());
 		if (records.length === 0) return { records, metadata: cloneMetadata(this.metadata) };
-		await checkCompactions(records, {
-			fd: this.fd,
-			end: this.logBytes,
-			where: `${PREFIX} session ${this.paths.id} (${this.paths.log})`,
-			chunkBytes: this.options.backwardChunkBytes,
-			maxLineBytes: this.options.maxLineBytes,
+		await checkCompactions(records, async (walk) => {
+			const walked = await walkPathBackward(
+				this.fd,
+				{
+					...walk,
+					end: this.logBytes,
+					where: `${PREFIX} session ${this.paths.id} (${this.paths.log})`,
+					chunkBytes: this.options.backwardChunkBytes,
+					maxLineBytes: this.options.maxLineBytes,
+				},
+				(record) => record,
+			);
+			return walked.items;
 		});
 		const lines = records.map(recordLine);
 		checkLineLengths(lines, this.options.maxLineBytes);

@@ -1,5 +1,12 @@
-import { type CreateSessionOptions, FIELD_LIMITS } from "@agent/session-format";
-import { invalidArgument } from "./errors.js";
+import { AgentSessionError } from "./errors.js";
+import { FIELD_LIMITS } from "./limits.js";
+import type { CreateSessionOptions } from "./store-contract.js";
+
+/** The arguments of SessionStore methods every backend checks alike, before touching storage. */
+
+function invalidArgument(message: string): AgentSessionError {
+	return new AgentSessionError("INVALID_ARGUMENT", `@agent/session-format: ${message}`);
+}
 
 /** Caps on what a session is created with: facts that are shown, listed and matched, never payloads. */
 const CREATE_LIMITS = {

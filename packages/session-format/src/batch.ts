@@ -1,15 +1,13 @@
-import {
-	InvalidRecordError,
-	type RecordInput,
-	type SessionMetadata,
-	type SessionRecord,
-	sessionHeaderOf,
-	validateRecordInput,
-} from "@agent/session-format";
-import { PREFIX } from "./errors.js";
+import { InvalidRecordError } from "./errors.js";
+import type { SessionMetadata } from "./metadata.js";
+import { sessionHeaderOf } from "./metadata-derive.js";
+import type { RecordInput, SessionRecord } from "./records.js";
+import { validateRecordInput } from "./validate.js";
+
+const PREFIX = "@agent/session-format:";
 
 /**
- * Validates a whole batch before anything is written and fills in seq (from the last seq),
+ * Validates a whole batch (for every store backend) before anything is written and fills in seq (from the last seq),
  * schemaVersion and timestamp. The first record of a session (seq 1) gets the session header:
  * the creation facts in `metadata`, so the log holds them. The first record of the batch
  * continues from the active leaf (metadata.leafSeq) unless it names its own parent. Throws

@@ -1,22 +1,15 @@
-import {
-	InvalidRecordError,
-	isSideRecord,
-	parentSeqOf,
-	pathSettingsOf,
-	type SessionRecord,
-	type StoredRecord,
-} from "@agent/session-format";
-import { PREFIX } from "./errors.js";
-import { walkPathBackward } from "./path-walk.js";
+import { pathSettingsOf } from "./context.js";
+import { InvalidRecordError } from "./errors.js";
+import type { DescendingWalkOptions } from "./path-walk.js";
+import { isSideRecord, parentSeqOf, type SessionRecord, type StoredRecord } from "./records.js";
 
-/** The log a writer appends to, as far as a check needs to read it. */
-export interface LogAccess {
-	fd: number;
-	end: number;
-	where: string;
-	chunkBytes: number;
-	maxLineBytes: number;
-}
+const PREFIX = "@agent/session-format:";
+
+/**
+ * How a store reads the path to a leaf of the log being appended to (records root → leaf), only as
+ * far as the walk options say: its own walkPathDescending over what it holds.
+ */
+export type ReadLogPath = (walk: DescendingWalkOptions) => Promise<StoredRecord[]>;
 
 /**
  * The rules a compaction being appended must follow that need the log: its firstKeptSeq names a
@@ -26,7 +19,7 @@ export interface LogAccess {
  * the path backwards only as far as it needs: to firstKeptSeq, and for the settings to the
  * previous compaction's kept records (the live context).
  */
-export async function checkCompactions(records: SessionRecord[], log: LogAccess): Promise<void> {
+export async function checkCompactions(records: SessionRecord[], log: ReadLogPath): Promise<void> {
 	for (let index = 0; index < records.length; index++) {
 		const record = records[index] as SessionRecord;
 		if (record.recordType !== "compaction") continue;
@@ -46,7 +39,7 @@ export async function checkCompactions(records: SessionRecord[], log: LogAccess)
 async function pathBefore(
 	records: readonly SessionRecord[],
 	index: number,
-	log: LogAccess,
+	log: ReadLogPath,
 	firstKeptSeq: number,
 	needSettings: boolean,
 ): Promise<StoredRecord[]> {
@@ -61,12 +54,10 @@ async function pathBefore(
 	}
 	inBatch.reverse();
 	if (need === null || need === 0) return inBatch;
-	const walked = await walkPathBackward(
-		log.fd,
+	const walked = await log(
 		needSettings
-			? { leafSeq: need, stopAtCompaction: true, reachSeq: firstKeptSeq, ...log }
-			: { leafSeq: need, stopAtCompaction: false, floorSeq: firstKeptSeq, ...log },
-		(record) => record,
+			? { leafSeq: need, stopAtCompaction: true, reachSeq: firstKeptSeq }
+			: { leafSeq: need, stopAtCompaction: false, floorSeq: firstKeptSeq },
 	);
-	return [...walked.items, ...inBatch];
+	return [...walked, ...inBatch];
 }
