@@ -42,6 +42,7 @@ export {
 	SessionLockedError,
 	SessionNotFoundError,
 } from "./errors.js";
+export { forkedRecord, forkMetadata, withSessionHeader } from "./fork-plan.js";
 export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
 export { FIELD_LIMITS, findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
 export { type ParsedLog, type ParseLogOptions, parseSessionLog, utf8Length } from "./log.js";
@@ -67,7 +68,9 @@ export {
 	rebuildBase,
 	sessionHeaderOf,
 } from "./metadata-derive.js";
+export { hasHeader, MetadataRebuild } from "./metadata-rebuild.js";
 export { LEGACY_TOOL_NAMES, migrateRecord } from "./migrate.js";
+export { contextOf, openInMemory } from "./open-path.js";
 export {
 	type LineProblem,
 	type LineProblemCode,

@@ -2,12 +2,13 @@ import { closeSync, fsyncSync, readSync, rmSync } from "node:fs";
 import {
 	applyRecord,
 	type ForkOptions,
-	newMetadata,
-	type SessionHeader,
+	forkedRecord,
+	forkMetadata,
 	type SessionMetadata,
 	type StoredRecord,
 	serializeRecord,
 	sessionHeaderOf,
+	withSessionHeader,
 } from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
 import type { RawLine } from "./line-reader.js";
@@ -85,22 +86,7 @@ export async function forkSession(
 		.map(([, entry]) => entry)
 		.sort((a, b) => a.seq - b.seq);
 
-	const now = store.now();
-	const name = options.name !== undefined && options.name.length > 0 ? options.name : sourceMeta.name;
-	const metadata = newMetadata(
-		"",
-		{
-			model: sourceMeta.model,
-			...(name !== undefined ? { name } : {}),
-			...(sourceMeta.systemPromptOverride !== undefined
-				? { systemPromptOverride: sourceMeta.systemPromptOverride }
-				: {}),
-			...(sourceMeta.cwd !== undefined ? { cwd: sourceMeta.cwd } : {}),
-		},
-		now,
-	);
-	// Where the fork starts: the leaf the path ends at (a side record stands for its parent).
-	metadata.forkedFrom = { sessionId: sourceMeta.id, seq: path[path.length - 1]?.seq ?? 0 };
+	const metadata = forkMetadata(sourceMeta, options, path[path.length - 1]?.seq ?? 0, store.now());
 	const paths = makeSessionDir(store.home);
 	metadata.id = paths.id;
 	try {
@@ -125,8 +111,8 @@ export async function forkSession(
 			};
 			const header = sessionHeaderOf(metadata);
 			for (const entry of path) {
-				const record = remap(readRecordAt(fd as number, entry), newSeq, keptSeqs);
-				add(record.seq === 1 ? withHeader(record, header) : record);
+				const record = forkedRecord(readRecordAt(fd as number, entry), newSeq, keptSeqs);
+				add(record.seq === 1 ? withSessionHeader(record, header) : record);
 			}
 			let seq = path.length;
 			for (const entry of labelled) {
@@ -154,14 +140,6 @@ function entryOf(record: StoredRecord, raw: RawLine): PathEntry {
 	return { seq: record.seq, byteOffset: raw.byteOffset, byteLength: raw.byteLength };
 }
 
-/** The first record of the fork, carrying its header right after its timestamp (where a store writes it). */
-function withHeader(record: StoredRecord, header: SessionHeader): StoredRecord {
-	if (record.recordType === "opaque") return record;
-	const { recordType, schemaVersion, seq, timestamp, ...rest } = record;
-	delete (rest as { session?: SessionHeader }).session;
-	return { recordType, schemaVersion, seq, timestamp, session: header, ...rest } as StoredRecord;
-}
-
 function readRecordAt(fd: number, entry: PathEntry): StoredRecord {
 	const bytes = Buffer.allocUnsafe(entry.byteLength);
 	readSync(fd, bytes, 0, entry.byteLength, entry.byteOffset);
@@ -169,33 +147,4 @@ function readRecordAt(fd: number, entry: PathEntry): StoredRecord {
 	const outcome = classifyLine(raw);
 	if (outcome.kind !== "record") throw new Error(`seq ${entry.seq} changed while it was forked`);
 	return outcome.record;
-}
-
-function remap(record: StoredRecord, newSeq: ReadonlyMap<number, number>, keptSeqs: readonly number[]): StoredRecord {
-	const seq = newSeq.get(record.seq) as number;
-	if (record.recordType === "opaque") {
-		const { parentSeq: _dropped, ...original } = record.original;
-		return { ...record, seq, parentSeq: undefined, original };
-	}
-	const copy = { ...record, seq };
-	delete copy.parentSeq;
-	delete (copy as { session?: SessionHeader }).session;
-	if (copy.recordType === "compaction") {
-		// The context keeps the records before the compaction with seq >= firstKeptSeq: the same run here.
-		const first = keptSeqs[firstAtLeast(keptSeqs, copy.firstKeptSeq)];
-		copy.firstKeptSeq = first === undefined ? seq : Math.min(newSeq.get(first) as number, seq);
-	} else if (copy.recordType === "branch_summary") copy.fromSeq = newSeq.get(copy.fromSeq) ?? seq;
-	return copy;
-}
-
-/** The index of the first value >= target in an ascending array (its length when none). */
-function firstAtLeast(sorted: readonly number[], target: number): number {
-	let low = 0;
-	let high = sorted.length;
-	while (low < high) {
-		const mid = (low + high) >> 1;
-		if ((sorted[mid] as number) < target) low = mid + 1;
-		else high = mid;
-	}
-	return low;
 }

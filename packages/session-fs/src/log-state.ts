@@ -1,9 +1,9 @@
 import { fstatSync, readSync } from "node:fs";
-import { applyRecord, cloneMetadata, type SessionMetadata } from "@agent/session-format";
+import { applyRecord, cloneMetadata, MetadataRebuild, type SessionMetadata } from "@agent/session-format";
 import { readLinesBackward } from "./backward-reader.js";
 import { readLinesForward } from "./line-reader.js";
 import { type MetadataRead, readMetadataFile } from "./metadata-file.js";
-import { MetadataRebuild } from "./metadata-rebuild.js";
+
 import type { SessionPaths } from "./paths.js";
 import { quickSeq } from "./read-ops.js";
 import { classifyLine } from "./record-reader.js";

@@ -1,13 +1,11 @@
 import {
-	buildContextFromPath,
 	cloneMetadata,
+	contextOf,
 	type OpenedSession,
 	type OpenOptions,
 	type RecordProblem,
-	type SessionContext,
 	type SessionMetadata,
 	type StoredRecord,
-	sessionContextDefaults,
 } from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
 import { readFirstRecord } from "./first-record.js";
@@ -93,24 +91,4 @@ function legacyLeaf(metadata: SessionMetadata, walked: BackwardPath<StoredRecord
 	const start = walked.start;
 	if (leaf === undefined || start === undefined || start.side || start.seq !== metadata.lastSeq) return undefined;
 	return leaf === start.seq ? undefined : leaf;
-}
-
-/**
- * The context of an opened path: the caller's system prompt, else the session's; the session's
- * model where the path sets none. Both from the session header on the log's first record (see
- * sessionContextDefaults), which `first` is when it has seq 1.
- */
-export function contextOf(
-	path: readonly StoredRecord[],
-	first: StoredRecord | undefined,
-	metadata: SessionMetadata,
-	options: OpenOptions,
-): SessionContext {
-	const session = sessionContextDefaults(first, metadata);
-	const systemPrompt = options.systemPrompt ?? session.systemPrompt;
-	return buildContextFromPath(path, {
-		ephemeral: options.ephemeral,
-		...(systemPrompt !== undefined ? { systemPrompt } : {}),
-		...(session.defaults ? { defaults: session.defaults } : {}),
-	});
 }

@@ -16,6 +16,7 @@ import {
 	newSessionId,
 	type OpenedSession,
 	type OpenOptions,
+	openInMemory,
 	type ReadOptions,
 	type RecordInput,
 	type SessionLease,
@@ -26,7 +27,7 @@ import {
 } from "@agent/session-format";
 import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
 import { DeferredSessions } from "./deferred.js";
-import { iterate, openInMemory } from "./deferred-reads.js";
+import { iterate } from "./deferred-reads.js";
 import { invalidArgument, PREFIX, storageFailure } from "./errors.js";
 import { keepFileSizeSignalHarmless } from "./file-size-signal.js";
 import { forkSession } from "./fork.js";

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, lstatSync } from "node:fs";
 import {
 	AgentSessionError,
+	MetadataRebuild,
 	parentSeqOf,
 	type SessionMetadata,
 	type VerifyProblem,
@@ -9,7 +10,7 @@ import {
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import { readLinesForward } from "./line-reader.js";
 import { type MetadataRead, readMetadataFile } from "./metadata-file.js";
-import { MetadataRebuild } from "./metadata-rebuild.js";
+
 import type { SessionPaths } from "./paths.js";
 import { classifyLine } from "./record-reader.js";
 import { openOwnFile, READ_FLAGS } from "./safe-files.js";

@@ -1,17 +1,13 @@
-import {
-	applyLegacyCreationFacts,
-	applyLegacyRunningFacts,
-	applyRecord,
-	rebuildBase,
-	type SessionMetadata,
-	type StoredRecord,
-} from "@agent/session-format";
+import type { SessionMetadata } from "./metadata.js";
+import { applyLegacyCreationFacts, applyLegacyRunningFacts, applyRecord, rebuildBase } from "./metadata-derive.js";
+import type { StoredRecord } from "./records.js";
 
 /**
  * Metadata rebuilt from a whole log, replayed from its first line: everything comes from the
  * records. A log written before session headers existed (its first record carries none) kept some
  * facts only in its metadata.json; when an old copy is readable, those are taken from it, as a
- * store did then (see applyLegacyCreationFacts and applyLegacyRunningFacts).
+ * store did then; a session with no record yet takes them from the facts it was created with
+ * (every store backend rebuilds through this (see applyLegacyCreationFacts and applyLegacyRunningFacts).
  */
 export class MetadataRebuild {
 	readonly metadata: SessionMetadata;
