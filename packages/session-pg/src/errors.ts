@@ -1,0 +1,54 @@
+import { AgentSessionError, type LeaseHolder, SessionLockedError, SessionNotFoundError } from "@agent/session-format";
+
+/** Every message this package raises starts with this, so a user can tell where it came from. */
+export const PREFIX = "@agent/session-pg:";
+
+function prefixed<E extends Error>(error: E): E {
+	if (!error.message.startsWith(PREFIX)) error.message = `${PREFIX} ${error.message}`;
+	return error;
+}
+
+export function notFound(sessionId: string): SessionNotFoundError {
+	return prefixed(new SessionNotFoundError(sessionId));
+}
+
+export function locked(sessionId: string, holder: LeaseHolder | undefined, waitedMs: number): SessionLockedError {
+	return prefixed(new SessionLockedError(sessionId, holder, waitedMs));
+}
+
+/** A lease used after its release, or whose connection (and with it the lock) was lost. */
+export function leaseGone(sessionId: string, why: string, cause?: unknown): SessionLockedError {
+	const error = new SessionLockedError(sessionId, undefined, 0, cause === undefined ? undefined : { cause });
+	error.message = `${PREFIX} the write lease on session ${sessionId} ${why}; nothing was written. Take a new lease and retry`;
+	return error;
+}
+
+export function invalidArgument(message: string): AgentSessionError {
+	return new AgentSessionError("INVALID_ARGUMENT", `${PREFIX} ${message}`);
+}
+
+/**
+ * The database could not be reached or failed a statement: STORAGE_FAILURE (servers answer 503),
+ * with the cause chained. Errors this package raised itself pass through unchanged.
+ */
+export function storageFailure(what: string, cause: unknown): AgentSessionError {
+	if (cause instanceof AgentSessionError) return cause;
+	const reason = cause instanceof Error ? cause.message : String(cause);
+	return new AgentSessionError(
+		"STORAGE_FAILURE",
+		`${PREFIX} ${what} failed (${reason}); nothing more was written. Check that PostgreSQL is reachable and retry`,
+		{ cause },
+	);
+}
+
+/** The SQLSTATE of a pg error, if it is one. */
+export function sqlState(error: unknown): string | undefined {
+	return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+		? error.code
+		: undefined;
+}
+
+/** lock_timeout ran out (55P03 lock_not_available). */
+export function isLockTimeout(error: unknown): boolean {
+	return sqlState(error) === "55P03";
+}

@@ -1,0 +1,3 @@
+export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
+export { openPgStore, PgSessionStore, type PgStoreOptions } from "./store.js";
+export { EVENTS_CHANNEL } from "./write-tx.js";

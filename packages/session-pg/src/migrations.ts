@@ -1,0 +1,108 @@
+import type { Pool, PoolClient } from "pg";
+import { storageFailure } from "./errors.js";
+
+/**
+ * The schema, as numbered steps shipped in the package and applied on start. A step is never
+ * edited once released: a change is a new step. Each runs in its own transaction with its row in
+ * agent_schema_migrations, so a step is applied whole or not at all, and exactly once.
+ */
+export interface Migration {
+	version: number;
+	name: string;
+	sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+	{
+		version: 1,
+		name: "sessions and records",
+		sql: `
+CREATE TABLE agent_sessions (
+	id text COLLATE "C" PRIMARY KEY,
+	-- The facts the session was created with: all it has until its first record carries them (S7.1).
+	created jsonb NOT NULL,
+	-- A cache of the records (metadata-derive): NULL means "rebuild from the records".
+	metadata jsonb,
+	-- The last seq written, updated in the transaction that writes the records.
+	last_seq integer NOT NULL DEFAULT 0,
+	-- Listing columns, derived from metadata with it: lastMessageAt in ms, archive state, filters.
+	sort_ms bigint NOT NULL,
+	archived boolean NOT NULL DEFAULT false,
+	source text NOT NULL DEFAULT 'interactive',
+	identity_key text,
+	cwd text,
+	name text
+);
+CREATE INDEX agent_sessions_listing ON agent_sessions (archived, sort_ms DESC, id DESC);
+CREATE INDEX agent_sessions_identity ON agent_sessions (identity_key, sort_ms DESC, id DESC) WHERE identity_key IS NOT NULL;
+CREATE INDEX agent_sessions_cwd ON agent_sessions (cwd, sort_ms DESC, id DESC) WHERE cwd IS NOT NULL;
+CREATE INDEX agent_sessions_stale ON agent_sessions (id) WHERE metadata IS NULL;
+
+CREATE TABLE agent_records (
+	session_id text NOT NULL REFERENCES agent_sessions (id) ON DELETE CASCADE,
+	seq integer NOT NULL,
+	record_type text NOT NULL,
+	-- The record exactly as a line of session.jsonl holds it (without the newline).
+	line text NOT NULL,
+	PRIMARY KEY (session_id, seq)
+);
+-- Resume finds the latest compaction without reading what it archived.
+CREATE INDEX agent_records_compactions ON agent_records (session_id, seq) WHERE record_type = 'compaction';
+CREATE INDEX agent_records_labels ON agent_records (session_id, seq) WHERE record_type = 'label';
+
+-- Who holds a session's write lease (the lock itself is a PostgreSQL advisory lock): error messages name them.
+CREATE TABLE agent_leases (
+	session_id text PRIMARY KEY,
+	pid integer NOT NULL,
+	host text NOT NULL,
+	since timestamptz NOT NULL,
+	backend_pid integer NOT NULL
+);
+`,
+	},
+];
+
+/** Serializes migration across processes starting at once: a transaction-level advisory lock on this key. */
+const MIGRATION_LOCK_KEY = 7_235_118_042;
+
+/**
+ * Brings the schema up to date: every step not yet applied, in order, under one advisory lock
+ * (two instances starting at once: the second waits, then finds the steps applied). Idempotent.
+ * Returns the versions applied now.
+ */
+export async function migrate(pool: Pool): Promise<number[]> {
+	let client: PoolClient;
+	try {
+		client = await pool.connect();
+	} catch (error) {
+		throw storageFailure("connecting to PostgreSQL", error);
+	}
+	const applied: number[] = [];
+	try {
+		for (const step of MIGRATIONS) {
+			await client.query("BEGIN");
+			try {
+				await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+				await client.query(
+					"CREATE TABLE IF NOT EXISTS agent_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
+				);
+				const done = await client.query("SELECT 1 FROM agent_schema_migrations WHERE version = $1", [step.version]);
+				if (done.rowCount === 0) {
+					await client.query(step.sql);
+					await client.query("INSERT INTO agent_schema_migrations (version, name) VALUES ($1, $2)", [
+						step.version,
+						step.name,
+					]);
+					applied.push(step.version);
+				}
+				await client.query("COMMIT");
+			} catch (error) {
+				await client.query("ROLLBACK").catch(() => undefined);
+				throw storageFailure(`schema migration ${step.version} (${step.name})`, error);
+			}
+		}
+	} finally {
+		client.release();
+	}
+	return applied;
+}

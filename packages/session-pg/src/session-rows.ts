@@ -1,0 +1,124 @@
+import {
+	cloneMetadata,
+	MetadataRebuild,
+	type ReadOptions,
+	type SessionMetadata,
+	type StoredRecord,
+} from "@agent/session-format";
+import { notFound, PREFIX } from "./errors.js";
+import { type Db, decodeRow, rowsForward, rowType } from "./rows.js";
+
+interface SessionRow {
+	created: SessionMetadata;
+	metadata: SessionMetadata | null;
+	last_seq: number;
+}
+
+/** The listing key: lastMessageAt in ms (as the file store sorts), 0 when unreadable. */
+export function sortKey(metadata: SessionMetadata): number {
+	const time = Date.parse(metadata.lastMessageAt);
+	return Number.isFinite(time) ? time : 0;
+}
+
+/** The bytes the records take as lines of session.jsonl (metadata.logBytes, as the file store counts it). */
+export function lineBytes(lines: readonly string[]): number {
+	let total = 0;
+	for (const line of lines) total += Buffer.byteLength(line) + 1;
+	return total;
+}
+
+export function where(id: string): string {
+	return `${PREFIX} session ${id}`;
+}
+
+/**
+ * Metadata rebuilt from every record of the session, in seq order, through the same derivation
+ * every store uses (MetadataRebuild): the records are the whole truth; `created` stands in for the
+ * facts of a session with no record yet.
+ */
+export async function rebuildMetadata(db: Db, id: string, created: SessionMetadata): Promise<SessionMetadata> {
+	const rebuild = new MetadataRebuild(id, created);
+	let bytes = 0;
+	const quiet: ReadOptions = {};
+	for await (const rows of rowsForward(db, id, 1)) {
+		for (const row of rows) {
+			bytes += Buffer.byteLength(row.line) + 1;
+			const record = decodeRow(row, quiet, where(id));
+			if (record) rebuild.apply(record as StoredRecord);
+		}
+	}
+	return rebuild.finish(bytes);
+}
+
+/** Writes the metadata cache and the listing columns derived from it. */
+export async function saveMetadata(db: Db, metadata: SessionMetadata, onlyIfStaleAt?: number): Promise<void> {
+	const values = [
+		metadata.id,
+		JSON.stringify(metadata),
+		metadata.lastSeq,
+		sortKey(metadata),
+		metadata.archivedAt !== undefined,
+		metadata.source,
+		metadata.identityKey ?? null,
+		metadata.cwd ?? null,
+		metadata.name ?? null,
+	];
+	// A rebuild by a reader writes only over a still-missing cache of the same log (a writer may have been faster).
+	const guard = onlyIfStaleAt === undefined ? "" : " AND metadata IS NULL AND last_seq = $10";
+	await db.query(
+		`UPDATE agent_sessions SET metadata = $2, last_seq = $3, sort_ms = $4, archived = $5, source = $6, identity_key = $7, cwd = $8, name = $9 WHERE id = $1${guard}`,
+		onlyIfStaleAt === undefined ? values : [...values, onlyIfStaleAt],
+	);
+}
+
+/**
+ * The session's metadata, rebuilt from its records when the cache is gone (and stored again).
+ * `forUpdate` locks the row for the writer's transaction. Throws SESSION_NOT_FOUND.
+ */
+export async function loadMetadata(db: Db, id: string, forUpdate = false): Promise<SessionMetadata> {
+	const { rows } = await db.query<SessionRow>(
+		`SELECT created, metadata, last_seq FROM agent_sessions WHERE id = $1${forUpdate ? " FOR UPDATE" : ""}`,
+		[id],
+	);
+	const row = rows[0];
+	if (!row) throw notFound(id);
+	if (row.metadata) return row.metadata;
+	const rebuilt = await rebuildMetadata(db, id, row.created);
+	await saveMetadata(db, rebuilt, forUpdate ? undefined : row.last_seq);
+	return cloneMetadata(rebuilt);
+}
+
+/** Rebuilds every session whose cache is gone (an indexed look-up: usually none). */
+export async function rebuildStale(db: Db): Promise<void> {
+	const { rows } = await db.query<{ id: string }>("SELECT id FROM agent_sessions WHERE metadata IS NULL");
+	for (const { id } of rows) {
+		try {
+			await loadMetadata(db, id);
+		} catch {
+			// Deleted meanwhile.
+		}
+	}
+}
+
+/** Inserts a new session's row: the facts it was created with, and its metadata. */
+export async function insertSession(db: Db, created: SessionMetadata, metadata: SessionMetadata): Promise<void> {
+	await db.query(
+		"INSERT INTO agent_sessions (id, created, metadata, last_seq, sort_ms, archived, source, identity_key, cwd, name) VALUES ($1, $2, $3, 0, 0, false, 'interactive', NULL, NULL, NULL)",
+		[created.id, JSON.stringify(created), JSON.stringify(metadata)],
+	);
+	await saveMetadata(db, metadata);
+}
+
+/** Inserts records (already prepared and validated) in one statement. */
+export async function insertRecords(
+	db: Db,
+	id: string,
+	records: readonly StoredRecord[],
+	lines: readonly string[],
+): Promise<void> {
+	if (records.length === 0) return;
+	await db.query(
+		"INSERT INTO agent_records (session_id, seq, record_type, line) SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::text[])",
+		[id, records.map((record) => record.seq), records.map(rowType), lines],
+	);
+}

@@ -1,0 +1,390 @@
+import {
+	type AppendOptions,
+	type AppendResult,
+	assertSessionId,
+	type CreateSessionOptions,
+	checkCreateOptions,
+	checkName,
+	checkSeconds,
+	cloneMetadata,
+	contextOf,
+	type ForkOptions,
+	isSideRecord,
+	type ListOptions,
+	type ListPage,
+	newMetadata,
+	newSessionId,
+	type OpenedSession,
+	type OpenOptions,
+	openInMemory,
+	type ReadOptions,
+	type RecordInput,
+	type SessionLease,
+	type SessionMetadata,
+	type SessionStore,
+	type StoredRecord,
+	type VerifyReport,
+} from "@agent/session-format";
+import pg from "pg";
+import { DeferredSessions } from "./deferred.js";
+import { invalidArgument, storageFailure } from "./errors.js";
+import { forkSession } from "./fork.js";
+import { PgLease } from "./lease.js";
+import { listPage } from "./list.js";
+import { migrate } from "./migrations.js";
+import { findRecord, walkRows } from "./read-path.js";
+import { type Db, decodeRow, type RecordRow, rowsForward } from "./rows.js";
+import { insertRecords, insertSession, loadMetadata, saveMetadata, where } from "./session-rows.js";
+import { verifySession } from "./verify.js";
+import { type WriteTx, withWriteTx } from "./write-tx.js";
+
+export interface PgStoreOptions {
+	/** postgres://user@host:port/database (or use `pool`). */
+	url?: string;
+	/** A pool of your own (the store does not end it on close). */
+	pool?: pg.Pool;
+	/** Connections in the store's pool (default 10): one per write in flight, plus one per held lease. */
+	maxConnections?: number;
+	/** How long a writer waits for another's lease by default, in ms (default 10 000). */
+	waitMs?: number;
+	/** Clock (tests). */
+	now?: () => Date;
+}
+
+/**
+ * The SessionStore contract over PostgreSQL: records as the exact record JSON of a session.jsonl
+ * line in agent_records keyed (session_id, seq); metadata a cache in agent_sessions rebuilt from
+ * them; one writer per session on every instance (a PostgreSQL advisory lock). Open it with
+ * `openPgStore`, which applies the schema migrations first.
+ */
+export class PgSessionStore implements SessionStore {
+	private readonly deferred = new DeferredSessions();
+	private readonly waitMs: number;
+	private readonly now: () => Date;
+
+	constructor(
+		readonly pool: pg.Pool,
+		private readonly ownsPool: boolean,
+		options: PgStoreOptions = {},
+	) {
+		this.waitMs = options.waitMs ?? 10_000;
+		this.now = options.now ?? (() => new Date());
+	}
+
+	async create(options: CreateSessionOptions = {}): Promise<SessionMetadata> {
+		checkCreateOptions(options);
+		const metadata = newMetadata(newSessionId(), options, this.now());
+		if (options.deferred) {
+			this.deferred.add(metadata);
+			return cloneMetadata(metadata);
+		}
+		await this.db(`creating a session`, (db) => insertSession(db, metadata, metadata));
+		return cloneMetadata(metadata);
+	}
+
+	async open(id: string, options: OpenOptions = {}): Promise<OpenedSession> {
+		assertSessionId(id);
+		const pending = this.deferred.get(id);
+		if (pending) return openInMemory(pending.metadata, pending.records, options);
+		return this.db(`opening session ${id}`, async (db) => {
+			const metadata = await loadMetadata(db, id);
+			const read = { onProblem: options.onProblem };
+			let walked: Awaited<ReturnType<typeof walkRows>>;
+			if (options.leafSeq !== undefined) {
+				const leafSeq = options.leafSeq;
+				if (!Number.isInteger(leafSeq) || leafSeq < 0 || leafSeq > metadata.lastSeq) {
+					throw invalidArgument(
+						`cannot open session ${id} at seq ${String(leafSeq)}: it holds seqs 1..${metadata.lastSeq}`,
+					);
+				}
+				walked = await walkRows(db, id, { leafSeq, stopAtCompaction: true }, read);
+				if (walked.start === undefined && leafSeq > 0) {
+					throw invalidArgument(`cannot open session ${id} at seq ${leafSeq}: no readable record has that seq`);
+				}
+			} else {
+				walked = await walkRows(
+					db,
+					id,
+					{ leafSeq: metadata.lastSeq, stopAtCompaction: true, leafFallsBack: true },
+					read,
+				);
+			}
+			const path = walked.items;
+			const first = path[0]?.seq === 1 ? path[0] : await findRecord(db, id, 1);
+			return { metadata, path, context: contextOf(path, first, metadata, options) };
+		});
+	}
+
+	async append(id: string, records: readonly RecordInput[], options: AppendOptions = {}): Promise<AppendResult> {
+		assertSessionId(id);
+		options.signal?.throwIfAborted();
+		if (this.deferred.has(id)) {
+			const outcome = this.deferred.append(id, records, this.now());
+			if (outcome.materialize) await this.materialize(id);
+			return outcome.result;
+		}
+		return this.write(id, options.waitMs, (tx) => tx.append(records));
+	}
+
+	read(id: string, options: ReadOptions = {}): AsyncIterable<StoredRecord> {
+		return this.readFrom(id, 1, options);
+	}
+
+	readFrom(id: string, fromSeq: number, options: ReadOptions = {}): AsyncIterable<StoredRecord> {
+		assertSessionId(id);
+		if (!Number.isInteger(fromSeq)) throw invalidArgument(`readFrom needs a whole seq, got ${fromSeq}`);
+		const pending = this.deferred.get(id);
+		const pool = this.pool;
+		return (async function* () {
+			if (pending) {
+				yield* pending.records.filter((record) => record.seq >= fromSeq);
+				return;
+			}
+			await loadMetadata(pool, id).catch((error: unknown) => {
+				throw storageFailure(`reading session ${id}`, error);
+			});
+			for await (const rows of rowsForward(pool, id, fromSeq)) {
+				options.signal?.throwIfAborted();
+				for (const row of rows) {
+					const record = decodeRow(row, options, where(id));
+					if (record) yield record;
+				}
+			}
+		})();
+	}
+
+	async tail(id: string, n: number, options: ReadOptions = {}): Promise<StoredRecord[]> {
+		assertSessionId(id);
+		if (!Number.isInteger(n) || n < 0) throw invalidArgument(`tail needs a whole number of records >= 0, got ${n}`);
+		const pending = this.deferred.get(id);
+		if (pending) return n === 0 ? [] : pending.records.slice(-n);
+		return this.db(`reading the tail of session ${id}`, async (db) => {
+			await loadMetadata(db, id);
+			if (n === 0) return [];
+			const { rows } = await db.query<RecordRow>(
+				"SELECT seq, line FROM agent_records WHERE session_id = $1 ORDER BY seq DESC LIMIT $2",
+				[id, n],
+			);
+			return rows
+				.reverse()
+				.map((row) => decodeRow(row, options, where(id)))
+				.filter((record): record is StoredRecord => record !== undefined);
+		});
+	}
+
+	async list(options: ListOptions = {}): Promise<ListPage> {
+		return this.db("listing sessions", (db) => listPage(db, options));
+	}
+
+	async metadata(id: string): Promise<SessionMetadata> {
+		assertSessionId(id);
+		const pending = this.deferred.get(id);
+		if (pending) return pending.metadata;
+		return this.db(`reading session ${id}`, (db) => loadMetadata(db, id));
+	}
+
+	async lease(id: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<SessionLease> {
+		await this.materialized(id);
+		return PgLease.acquire(this.pool, id, options.waitMs ?? this.waitMs, this.now);
+	}
+
+	async fork(id: string, options: ForkOptions = {}): Promise<SessionMetadata> {
+		await this.materialized(id);
+		if (options.name !== undefined) checkName(options.name);
+		return this.transaction(`forking session ${id}`, (client) => forkSession(client, id, options, this.now()));
+	}
+
+	async branch(id: string, atSeq: number): Promise<SessionMetadata> {
+		await this.materialized(id);
+		const result = await this.write(id, undefined, async (tx) => {
+			const lastSeq = tx.current.lastSeq;
+			if (!Number.isInteger(atSeq) || atSeq < 1 || atSeq > lastSeq) {
+				throw invalidArgument(
+					`cannot branch session ${id} at seq ${atSeq}: it holds seqs 1..${lastSeq}; pick one of those`,
+				);
+			}
+			const target = await tx.findRecord(atSeq);
+			if (!target)
+				throw invalidArgument(`cannot branch session ${id} at seq ${atSeq}: no readable record has that seq`);
+			if (isSideRecord(target)) {
+				throw invalidArgument(
+					`cannot branch session ${id} at seq ${atSeq}: it is a ${target.recordType} record, which belongs to no branch; pick a message`,
+				);
+			}
+			if (atSeq === (tx.current.leafSeq ?? lastSeq)) return { records: [], metadata: cloneMetadata(tx.current) };
+			return tx.append([{ recordType: "leaf_change", parentSeq: atSeq }]);
+		});
+		return result.metadata;
+	}
+
+	async rename(id: string, name: string): Promise<SessionMetadata> {
+		checkName(name);
+		await this.materialized(id);
+		return (await this.write(id, undefined, (tx) => tx.append([{ recordType: "session_info", name }]))).metadata;
+	}
+
+	async label(id: string, targetSeq: number, label: string): Promise<SessionMetadata> {
+		if (typeof label !== "string") throw invalidArgument(`a label must be a string, got ${typeof label}`);
+		await this.materialized(id);
+		const result = await this.write(id, undefined, async (tx) => {
+			const lastSeq = tx.current.lastSeq;
+			if (!Number.isInteger(targetSeq) || targetSeq < 1 || targetSeq > lastSeq) {
+				throw invalidArgument(`cannot label seq ${targetSeq} of session ${id}: it holds seqs 1..${lastSeq}`);
+			}
+			return tx.append([{ recordType: "label", targetSeq, label }]);
+		});
+		return result.metadata;
+	}
+
+	archive(id: string): Promise<SessionMetadata> {
+		return this.appendUnless(id, (m) => m.archivedAt !== undefined, { recordType: "archive_change", archived: true });
+	}
+
+	unarchive(id: string): Promise<SessionMetadata> {
+		return this.appendUnless(id, (m) => m.archivedAt === undefined, { recordType: "archive_change", archived: false });
+	}
+
+	async addUptime(id: string, seconds: number): Promise<SessionMetadata> {
+		checkSeconds(seconds);
+		return this.appendUnless(id, () => seconds === 0, { recordType: "uptime", seconds });
+	}
+
+	/** Deletes the session and its records in one transaction under its lock: readers see it whole or not at all. */
+	async delete(id: string): Promise<void> {
+		assertSessionId(id);
+		if (this.deferred.delete(id)) return;
+		await this.write(id, undefined, async (tx) => {
+			await tx.client.query("DELETE FROM agent_sessions WHERE id = $1", [id]);
+			await tx.client.query("DELETE FROM agent_leases WHERE session_id = $1", [id]);
+		});
+	}
+
+	async findByIdentity(identityKey: string): Promise<SessionMetadata | undefined> {
+		if (typeof identityKey !== "string" || identityKey.length === 0) {
+			throw invalidArgument("findByIdentity needs a non-empty identity key");
+		}
+		return (await this.list({ identityKey, limit: 1 })).sessions[0];
+	}
+
+	async verify(id?: string): Promise<VerifyReport[]> {
+		if (id !== undefined) {
+			assertSessionId(id);
+			const pending = this.deferred.get(id);
+			if (pending) return [{ sessionId: id, ok: true, problems: [], records: pending.records.length, bytes: 0 }];
+			return [await this.db(`verifying session ${id}`, async (db) => (await verifySession(db, id)).report)];
+		}
+		return this.db("verifying sessions", async (db) => {
+			const { rows } = await db.query<{ id: string }>("SELECT id FROM agent_sessions ORDER BY id");
+			const reports: VerifyReport[] = [];
+			for (const row of rows) reports.push((await verifySession(db, row.id)).report);
+			return reports;
+		});
+	}
+
+	/** Rebuilds the metadata cache from the records (rows are never damaged halfway: nothing to acknowledge). */
+	async repair(id: string): Promise<VerifyReport> {
+		await this.materialized(id);
+		return this.write(id, undefined, async (tx) => {
+			const outcome = await verifySession(tx.client, id);
+			await tx.replaceMetadata(outcome.rebuilt);
+			const report: VerifyReport = { ...outcome.report, repaired: true };
+			report.problems = report.problems.filter((problem) => !problem.kind.startsWith("metadata_"));
+			report.ok = report.problems.every((problem) => problem.kind === "opaque_record");
+			return report;
+		});
+	}
+
+	/** Ends the store's pool (when it made it). */
+	async close(): Promise<void> {
+		if (this.ownsPool) await this.pool.end();
+	}
+
+	private async appendUnless(
+		id: string,
+		already: (metadata: SessionMetadata) => boolean,
+		record: RecordInput,
+	): Promise<SessionMetadata> {
+		await this.materialized(id);
+		return this.write(id, undefined, async (tx) =>
+			already(tx.current) ? cloneMetadata(tx.current) : (await tx.append([record])).metadata,
+		);
+	}
+
+	/** One write transaction on a pooled connection, under the session's lock. */
+	private async write<T>(id: string, waitMs: number | undefined, work: (tx: WriteTx) => Promise<T>): Promise<T> {
+		assertSessionId(id);
+		const client = await this.connect(`writing to session ${id}`);
+		try {
+			return await withWriteTx(client, this.pool, id, { waitMs: waitMs ?? this.waitMs, now: this.now }, work);
+		} finally {
+			client.release();
+		}
+	}
+
+	/** A plain transaction on a pooled connection. */
+	private async transaction<T>(what: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+		const client = await this.connect(what);
+		try {
+			await client.query("BEGIN");
+			const result = await work(client);
+			await client.query("COMMIT");
+			return result;
+		} catch (error) {
+			await client.query("ROLLBACK").catch(() => undefined);
+			throw storageFailure(what, error);
+		} finally {
+			client.release();
+		}
+	}
+
+	private async connect(what: string): Promise<pg.PoolClient> {
+		try {
+			return await this.pool.connect();
+		} catch (error) {
+			throw storageFailure(`${what}: connecting to PostgreSQL`, error);
+		}
+	}
+
+	private async db<T>(what: string, work: (db: Db) => Promise<T>): Promise<T> {
+		try {
+			return await work(this.pool);
+		} catch (error) {
+			throw storageFailure(what, error);
+		}
+	}
+
+	/** Writes a deferred session out (its first assistant message came, or an operation needs it stored). */
+	private async materialize(id: string): Promise<void> {
+		const entry = this.deferred.take(id);
+		if (!entry) return;
+		await this.transaction(`storing deferred session ${id}`, async (client) => {
+			await insertSession(client, entry.created, entry.created);
+			await insertRecords(client, id, entry.records, entry.lines);
+			await saveMetadata(client, entry.metadata);
+		});
+	}
+
+	private async materialized(id: string): Promise<void> {
+		assertSessionId(id);
+		if (this.deferred.has(id)) await this.materialize(id);
+	}
+}
+
+/** Opens a PostgreSQL store: connects, applies the schema migrations (safe when instances start at once). */
+export async function openPgStore(options: PgStoreOptions): Promise<PgSessionStore> {
+	const pool =
+		options.pool ??
+		new pg.Pool({
+			connectionString: options.url,
+			max: options.maxConnections ?? 10,
+			application_name: "agent-sessions",
+		});
+	if (!options.pool) pool.on("error", () => undefined);
+	try {
+		await migrate(pool);
+	} catch (error) {
+		if (!options.pool) await pool.end().catch(() => undefined);
+		throw error;
+	}
+	return new PgSessionStore(pool, options.pool === undefined, options);
+}

@@ -1,0 +1,95 @@
+import {
+	parentSeqOf,
+	parseRecordLine,
+	type SessionMetadata,
+	type VerifyProblem,
+	type VerifyReport,
+} from "@agent/session-format";
+import { notFound } from "./errors.js";
+import { type Db, rowsForward } from "./rows.js";
+import { rebuildMetadata } from "./session-rows.js";
+
+export interface PgVerifyOutcome {
+	report: VerifyReport;
+	rebuilt: SessionMetadata;
+}
+
+/** JSON with sorted keys: two equal values compare equal whatever order their keys came in (jsonb keeps none). */
+function stableJson(value: unknown): string | undefined {
+	return JSON.stringify(value, (_key, inner: unknown) =>
+		inner && typeof inner === "object" && !Array.isArray(inner)
+			? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+			: inner,
+	);
+}
+
+/**
+ * Reads every record of the session once, in seq order, and reports what is wrong: rows that do
+ * not parse, opaque records, seq gaps, dangling parents, a compaction whose firstKeptSeq is not on
+ * its path, and a metadata cache that drifted from the records. Memory: one parent link per record.
+ */
+export async function verifySession(db: Db, id: string): Promise<PgVerifyOutcome> {
+	const { rows } = await db.query<{ created: SessionMetadata; metadata: SessionMetadata | null }>(
+		"SELECT created, metadata FROM agent_sessions WHERE id = $1",
+		[id],
+	);
+	const row = rows[0];
+	if (!row) throw notFound(id);
+	const problems: VerifyProblem[] = [];
+	const parents = new Map<number, number | null>();
+	let previous = 0;
+	let records = 0;
+	let bytes = 0;
+	for await (const page of rowsForward(db, id, 1)) {
+		for (const { seq, line } of page) {
+			bytes += Buffer.byteLength(line) + 1;
+			const at = { line: seq, byteOffset: 0, seq };
+			if (seq !== previous + 1) {
+				problems.push({ kind: "seq_gap", ...at, message: `seq ${seq} follows seq ${previous}` });
+			}
+			previous = seq;
+			const parsed = parseRecordLine(line);
+			if (!parsed.ok) {
+				problems.push({ kind: "corrupt_line", ...at, message: parsed.problem.message });
+				continue;
+			}
+			records++;
+			const record = parsed.record;
+			if (record.recordType === "opaque") problems.push({ kind: "opaque_record", ...at, message: record.reason });
+			const parent = parentSeqOf(record);
+			if (parent !== null && !parents.has(parent)) {
+				problems.push({
+					kind: "dangling_parent",
+					...at,
+					message: `seq ${seq} names parent ${parent}, which is not a record before it`,
+				});
+			}
+			parents.set(seq, parent);
+			if (record.recordType === "compaction" && record.firstKeptSeq !== seq) {
+				let walk: number | null | undefined = parent;
+				while (walk !== null && walk !== undefined && walk !== record.firstKeptSeq) walk = parents.get(walk);
+				if (walk !== record.firstKeptSeq) {
+					problems.push({
+						kind: "compaction_off_path",
+						...at,
+						message: `the compaction at seq ${seq} keeps from seq ${record.firstKeptSeq}, which is not on its path`,
+					});
+				}
+			}
+		}
+	}
+	const rebuilt = await rebuildMetadata(db, id, row.created);
+	if (row.metadata === null) {
+		problems.push({
+			kind: "metadata_missing",
+			message: "the metadata cache is empty; repair rebuilds it from the records",
+		});
+	} else if (stableJson({ ...row.metadata, logBytes: 0 }) !== stableJson({ ...rebuilt, logBytes: 0 })) {
+		problems.push({
+			kind: "metadata_drift",
+			message: "the metadata cache differs from the records; repair rewrites it",
+		});
+	}
+	const ok = problems.every((problem) => problem.kind === "opaque_record");
+	return { report: { sessionId: id, ok, problems, records, bytes }, rebuilt };
+}

@@ -1,0 +1,119 @@
+import {
+	type AppendResult,
+	applyRecord,
+	assertSessionId,
+	checkCompactions,
+	cloneMetadata,
+	prepareBatch,
+	type RecordInput,
+	type SessionMetadata,
+	type StoredRecord,
+	serializeRecord,
+} from "@agent/session-format";
+import type { Pool, PoolClient } from "pg";
+import { isLockTimeout, locked, storageFailure } from "./errors.js";
+import { readHolder } from "./holder.js";
+import { findRecord, readPath } from "./read-path.js";
+import { LOCK_KEY_SQL } from "./rows.js";
+import { insertRecords, lineBytes, loadMetadata, saveMetadata } from "./session-rows.js";
+
+/** The channel every committed append is announced on (payload: {"id","lastSeq"}); server instances LISTEN to it. */
+export const EVENTS_CHANNEL = "agent_session_appended";
+
+/** What a write transaction can do while it holds the session's lock. */
+export interface WriteTx {
+	readonly client: PoolClient;
+	/** The session's metadata as of this transaction (seqs are assigned from it). */
+	readonly current: SessionMetadata;
+	append(inputs: readonly RecordInput[]): Promise<AppendResult>;
+	findRecord(seq: number): Promise<StoredRecord | undefined>;
+	replaceMetadata(metadata: SessionMetadata): Promise<void>;
+}
+
+export interface TxOptions {
+	/** How long to wait for the session's lock; 0 fails at once. Ignored when `holding`. */
+	waitMs: number;
+	/** The connection holds the session's lease already (a session-level advisory lock). */
+	holding?: boolean;
+	now: () => Date;
+}
+
+/**
+ * Runs `work` in one transaction holding the session's advisory lock (one writer per session, on
+ * every instance: the lock is PostgreSQL's, and dies with the connection), its row locked too.
+ * Seqs are assigned from the row read under the lock, the records and the new metadata are
+ * written together, and the append is announced (NOTIFY, sent on commit). Nothing is
+ * acknowledged before COMMIT returned; a failed transaction leaves nothing behind.
+ */
+export async function withWriteTx<T>(
+	client: PoolClient,
+	pool: Pool,
+	id: string,
+	options: TxOptions,
+	work: (tx: WriteTx) => Promise<T>,
+): Promise<T> {
+	assertSessionId(id);
+	const started = Date.now();
+	try {
+		await client.query("BEGIN");
+	} catch (error) {
+		throw storageFailure(`beginning a write to session ${id}`, error);
+	}
+	try {
+		if (!options.holding) await lockSession(client, id, options.waitMs);
+		let metadata = await loadMetadata(client, id, true);
+		let appended = false;
+		const tx: WriteTx = {
+			client,
+			get current() {
+				return metadata;
+			},
+			append: async (inputs) => {
+				const records = prepareBatch(metadata, inputs, options.now().toISOString());
+				if (records.length === 0) return { records, metadata: cloneMetadata(metadata) };
+				await checkCompactions(records, (walk) => readPath(client, id, walk));
+				const lines = records.map(serializeRecord);
+				await insertRecords(client, id, records, lines);
+				const next = cloneMetadata(metadata);
+				for (const record of records) applyRecord(next, record);
+				next.logBytes = metadata.logBytes + lineBytes(lines);
+				await saveMetadata(client, next);
+				metadata = next;
+				appended = true;
+				return { records, metadata: cloneMetadata(next) };
+			},
+			findRecord: (seq) => findRecord(client, id, seq),
+			replaceMetadata: async (rebuilt) => {
+				metadata = cloneMetadata(rebuilt);
+				await saveMetadata(client, metadata);
+			},
+		};
+		const result = await work(tx);
+		if (appended) {
+			await client.query("SELECT pg_notify($1, $2)", [
+				EVENTS_CHANNEL,
+				JSON.stringify({ id, lastSeq: metadata.lastSeq }),
+			]);
+		}
+		await client.query("COMMIT");
+		return result;
+	} catch (error) {
+		await client.query("ROLLBACK").catch(() => undefined);
+		if (isLockTimeout(error)) throw locked(id, await readHolder(pool, id), Date.now() - started);
+		throw storageFailure(`writing to session ${id}`, error);
+	}
+}
+
+/** Takes the session's transaction-level advisory lock, waiting up to waitMs (lock_timeout). */
+async function lockSession(client: PoolClient, id: string, waitMs: number): Promise<void> {
+	if (waitMs <= 0) {
+		const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${LOCK_KEY_SQL}) AS ok`, [
+			id,
+		]);
+		if (!rows[0]?.ok) throw Object.assign(new Error("the session is locked"), { code: "55P03" });
+		return;
+	}
+	await client.query(`SET LOCAL lock_timeout = ${Math.ceil(waitMs)}`);
+	await client.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY_SQL})`, [id]);
+	await client.query("SET LOCAL lock_timeout = 0");
+}
