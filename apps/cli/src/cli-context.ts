@@ -10,6 +10,7 @@ export class CliContext {
 	readonly out: Output;
 	private runtime: Promise<AgentSessions> | undefined;
 	private homeOption: string | undefined;
+	private storeOption: string | undefined;
 
 	constructor(
 		readonly io: {
@@ -27,13 +28,22 @@ export class CliContext {
 		this.homeOption = home;
 	}
 
+	/** Set from the global --store option before a command runs. */
+	setStore(store: string | undefined): void {
+		this.storeOption = store;
+	}
+
 	/**
-	 * The runtime over the file store at --home, else $AGENT_HOME, else ~/.agent (reads
+	 * The runtime over the store at --store, else AGENT_STORE / config.yaml's store:, else the
+	 * file store at --home, else $AGENT_HOME, else ~/.agent (reads
 	 * config.yaml once). Loaded on first use, so help and usage errors come back at once.
 	 */
 	sessions(): Promise<AgentSessions> {
 		this.runtime ??= import("@agent/session").then(({ AgentSessions }) =>
-			AgentSessions.open(this.homeOption === undefined ? {} : { home: this.homeOption }),
+			AgentSessions.open({
+				...(this.homeOption === undefined ? {} : { home: this.homeOption }),
+				...(this.storeOption === undefined ? {} : { storeUrl: this.storeOption }),
+			}),
 		);
 		return this.runtime;
 	}

@@ -33,6 +33,12 @@ export function buildProgram(ctx: CliContext): Command {
 				nonEmptyHome,
 			),
 		)
+		.addOption(
+			new Option(
+				"--store <url>",
+				"where sessions live: postgres://user@host/db, file:///path or a directory (default: $AGENT_STORE, else config.yaml's store:, else the home)",
+			).argParser(nonEmptyHome),
+		)
 		.option("--debug", "print stack traces with errors")
 		.showSuggestionAfterError(true)
 		.configureHelp({ showGlobalOptions: true, sortSubcommands: false })
@@ -40,6 +46,7 @@ export function buildProgram(ctx: CliContext): Command {
 		.exitOverride()
 		.hook("preAction", () => {
 			ctx.setHome(program.opts<{ home?: string }>().home);
+			ctx.setStore(program.opts<{ store?: string }>().store);
 		});
 
 	for (const register of [

@@ -28,6 +28,7 @@ async function main(): Promise<void> {
 			port: args.port,
 			shutdownGraceMs: args.shutdownGraceMs,
 			...(args.home !== undefined ? { home: args.home } : {}),
+			...(args.store !== undefined ? { store: args.store } : {}),
 		});
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;

@@ -3,6 +3,8 @@ import { checkHome, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SHUTDOWN_GRACE_MS } from
 
 export interface CliArgs {
 	home?: string;
+	/** --store: postgres://… or a path / file://… (see @agent/session's chooseStoreLocation). */
+	store?: string;
 	host: string;
 	port: number;
 	/** How long running turns may go on after SIGTERM/SIGINT before they are aborted. */
@@ -11,12 +13,15 @@ export interface CliArgs {
 	version: boolean;
 }
 
-export const USAGE = `Usage: agent-sessions-server [--home DIR] [--host ${DEFAULT_HOST}] [--port ${DEFAULT_PORT}] [--shutdown-grace SECONDS]
+export const USAGE = `Usage: agent-sessions-server [--home DIR] [--store URL] [--host ${DEFAULT_HOST}] [--port ${DEFAULT_PORT}] [--shutdown-grace SECONDS]
 
 Serves the session API (HTTP + WebSocket) and the web page over the session store.
 
 Options:
   --home DIR    the store (default $AGENT_HOME, else ~/.agent)
+  --store URL   where sessions live instead: postgres://user@host/db (several instances may
+                serve one database), file:///path or a directory (default $AGENT_STORE,
+                else config.yaml's store:, else the home)
   --host HOST   the address to bind (default ${DEFAULT_HOST}); any non-loopback host needs a token
                 in AGENT_SERVER_TOKEN or config.yaml's server.token
   --port PORT   the port (default ${DEFAULT_PORT}); 0 picks a free one
@@ -34,6 +39,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
 		args: [...argv],
 		options: {
 			home: { type: "string" },
+			store: { type: "string" },
 			host: { type: "string" },
 			port: { type: "string" },
 			"shutdown-grace": { type: "string" },
@@ -48,6 +54,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
 		throw new Error(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(values.port)}`);
 	}
 	if (values.home !== undefined) checkHome(values.home, "--home");
+	if (values.store !== undefined) checkHome(values.store, "--store");
 	const grace = values["shutdown-grace"];
 	if (grace !== undefined && !/^\d{1,6}(\.\d{1,3})?$/.test(grace)) {
 		throw new Error(`--shutdown-grace must be a number of seconds such as 5 or 0.5, not ${JSON.stringify(grace)}`);
@@ -56,6 +63,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
 	if (host.length === 0) throw new Error("--host cannot be empty");
 	return {
 		...(values.home !== undefined ? { home: values.home } : {}),
+		...(values.store !== undefined ? { store: values.store } : {}),
 		host,
 		port,
 		shutdownGraceMs: grace === undefined ? DEFAULT_SHUTDOWN_GRACE_MS : Math.round(Number(grace) * 1000),

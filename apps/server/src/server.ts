@@ -24,6 +24,8 @@ export const DEFAULT_PORT = 4317;
 export interface ServerOptions {
 	/** The store home (default $AGENT_HOME, else ~/.agent); ignored when `runtime` is given. */
 	home?: string;
+	/** Where sessions live instead of the home: postgres://… or a path / file://… (--store). */
+	store?: string;
 	/** Default 127.0.0.1. Any non-loopback host needs a token. */
 	host?: string;
 	/** Default 4317; 0 picks a free port. */
@@ -83,6 +85,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		options.runtime ??
 		(await AgentSessions.open({
 			...(options.home !== undefined ? { home: options.home } : {}),
+			...(options.store !== undefined ? { storeUrl: options.store } : {}),
 			maxLineBytes: SERVER_MAX_LINE_BYTES,
 		}));
 	const serverConfig = runtime.config.server;

@@ -378,6 +378,8 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgSessionSto
 			connectionString: options.url,
 			max: options.maxConnections ?? 10,
 			application_name: "agent-sessions",
+			// A CLI command ends when its work does: idle connections do not hold the process open.
+			allowExitOnIdle: true,
 		});
 	if (!options.pool) pool.on("error", () => undefined);
 	try {

@@ -41,6 +41,8 @@ export const agentConfigSchema = z
 			.optional(),
 		/** A separate, cheaper model for summaries. */
 		compaction_model: z.string().min(1).optional(),
+		/** Where sessions live: postgres://user@host/db, file:///path or a directory (default: the home). */
+		store: z.string().min(1).optional(),
 		/** "write" (survives a process crash) or "fsync" (also survives power loss). */
 		durability: z.enum(["write", "fsync"]).optional(),
 		/** Name sessions with an LLM-written title instead of their first user message. */
@@ -70,6 +72,8 @@ export interface AgentConfig {
 	/** Old tool outputs pruned from the context (compaction.prune_tool_outputs); absent = never. */
 	pruneToolOutputs?: { protectTokens: number; minimumTokens: number };
 	durability: "write" | "fsync";
+	/** config.yaml's `store:` (see chooseStoreLocation). */
+	store?: string;
 	llmTitles: boolean;
 	maxToolSteps: number;
 	jobs: ScheduledJob[];
@@ -93,6 +97,7 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 		},
 	};
 	if (file.default_model) config.defaultModel = file.default_model;
+	if (file.store) config.store = file.store;
 	if (file.compaction_model) config.compactionModel = file.compaction_model;
 	if (file.server?.token) config.server.token = file.server.token;
 	if (file.compaction?.prune_tool_outputs !== undefined) {

@@ -36,6 +36,13 @@ export {
 	type TurnResult,
 } from "./runtime.js";
 export { type ToolExecution, toolExecutions } from "./tool-log.js";
+export {
+	chooseStoreLocation,
+	type OpenStoreOptions,
+	openStoreAt,
+	parseStoreLocation,
+	type StoreLocation,
+} from "./store-url.js";
 export type { ToolExecutor, ToolOutcome } from "./tools.js";
 export { THINKING_LEVELS } from "./turn.js";
 export { TurnQueue } from "./turn-queue.js";

@@ -18,7 +18,7 @@ import {
 	type TurnRecord,
 	textBlock,
 } from "@agent/session-format";
-import { createFileStore, resolveHome } from "@agent/session-fs";
+import { resolveHome } from "@agent/session-fs";
 import { summaryOfBranchLeft } from "./branch-left.js";
 import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
 import { DeferredLease } from "./deferred-lease.js";
@@ -29,6 +29,7 @@ import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
 import { type ModelContext, prunedContext } from "./pruned-context.js";
 import { type ToolExecution, toolExecutions } from "./tool-log.js";
+import { chooseStoreLocation, openStoreAt } from "./store-url.js";
 import type { ToolExecutor } from "./tools.js";
 import { checkThinkingLevel, runTurn } from "./turn.js";
 import { TurnControls } from "./turn-controls.js";
@@ -40,6 +41,11 @@ export interface AgentSessionsOptions {
 	home?: string;
 	/** A store to use instead of the file store at `home`. */
 	store?: SessionStore;
+	/**
+	 * Where sessions live (postgres://… or a path / file://…), as `--store` gives it; default
+	 * AGENT_STORE, else config.yaml's `store:`, else the file store at `home`. Ignored when `store` is given.
+	 */
+	storeUrl?: string;
 	/** Configuration; default: `<home>/config.yaml`. */
 	config?: AgentConfig;
 	toolExecutor?: ToolExecutor;
@@ -144,11 +150,13 @@ export class AgentSessions {
 		const config = options.config ?? (options.store ? resolveConfig() : await loadConfig(home));
 		const store =
 			options.store ??
-			createFileStore({
-				home,
-				durability: config.durability,
-				...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
-			});
+			(await openStoreAt(
+				chooseStoreLocation(options.storeUrl, config.store, { dir: home, explicit: options.home !== undefined }),
+				{
+					durability: config.durability,
+					...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+				},
+			));
 		return new AgentSessions(store, config, options);
 	}
 

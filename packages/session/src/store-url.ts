@@ -1,0 +1,60 @@
+import { fileURLToPath } from "node:url";
+import { AgentSessionError, type SessionStore } from "@agent/session-format";
+import { createFileStore, resolveHome } from "@agent/session-fs";
+import { openPgStore } from "@agent/session-pg";
+
+/** Where sessions live: a file store's home directory, or a PostgreSQL database. */
+export type StoreLocation = { kind: "file"; home: string } | { kind: "postgres"; url: string };
+
+/**
+ * Reads a store location as `--store`, AGENT_STORE and config.yaml's `store:` give it:
+ * `postgres://…` (or `postgresql://…`) is PostgreSQL; `file://…` or a path is a file store's home.
+ */
+export function parseStoreLocation(spec: string): StoreLocation {
+	const text = spec.trim();
+	if (text.length === 0) {
+		throw new AgentSessionError(
+			"INVALID_ARGUMENT",
+			"@agent/session: a store location cannot be empty; give postgres://user@host/db, file:///path or a directory",
+		);
+	}
+	if (/^postgres(ql)?:\/\//i.test(text)) return { kind: "postgres", url: text };
+	if (/^file:\/\//i.test(text)) return { kind: "file", home: fileURLToPath(text) };
+	if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+		throw new AgentSessionError(
+			"INVALID_ARGUMENT",
+			`@agent/session: ${JSON.stringify(text.split("://")[0])} stores are not supported; use postgres://user@host:5432/database, file:///path, or a directory`,
+		);
+	}
+	return { kind: "file", home: resolveHome(text) };
+}
+
+export interface OpenStoreOptions {
+	durability?: "write" | "fsync";
+	maxLineBytes?: number;
+}
+
+/** Opens the store at a location (PostgreSQL: connects and applies its migrations first). */
+export async function openStoreAt(location: StoreLocation, options: OpenStoreOptions = {}): Promise<SessionStore> {
+	if (location.kind === "postgres") return openPgStore({ url: location.url });
+	return createFileStore({
+		home: location.home,
+		...(options.durability ? { durability: options.durability } : {}),
+		...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+	});
+}
+
+/**
+ * The store location in force: `--store` (given), else AGENT_STORE, else config.yaml's `store:`,
+ * else the home directory (--home, $AGENT_HOME, ~/.agent). An explicit --home is a choice too: it
+ * beats AGENT_STORE (its own config.yaml's `store:` still applies).
+ */
+export function chooseStoreLocation(
+	given: string | undefined,
+	configured: string | undefined,
+	home: { dir: string; explicit: boolean },
+): StoreLocation {
+	const fromEnvironment = home.explicit ? undefined : process.env.AGENT_STORE || undefined;
+	const spec = given ?? fromEnvironment ?? configured;
+	return spec === undefined ? { kind: "file", home: home.dir } : parseStoreLocation(spec);
+}
