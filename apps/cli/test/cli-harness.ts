@@ -22,7 +22,15 @@ export interface RunOptions {
 /** An environment without color settings or a home from the outside, so results do not depend on the caller's shell. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = { ...process.env };
-	for (const key of ["NO_COLOR", "FORCE_COLOR", "AGENT_HOME", "AGENT_MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"]) {
+	for (const key of [
+		"NO_COLOR",
+		"FORCE_COLOR",
+		"AGENT_HOME",
+		"AGENT_STORE",
+		"AGENT_MODEL",
+		"ANTHROPIC_API_KEY",
+		"OPENAI_API_KEY",
+	]) {
 		delete env[key];
 	}
 	return { ...env, ...extra };

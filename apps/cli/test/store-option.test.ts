@@ -1,0 +1,48 @@
+import type { SessionMetadata } from "@agent/session-format";
+import { createTestDatabase, findTestPostgres, type TestDatabase } from "@agent/session-pg/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { assistantBody, cleanEnv, jsonl, runCli, tempHome, userBody } from "./cli-harness.js";
+
+const server = await findTestPostgres();
+
+describe.skipIf(server === undefined)("--store and AGENT_STORE pick the store", () => {
+	let database: TestDatabase;
+	beforeAll(async () => {
+		database = await createTestDatabase(server as string, "agent_cli_test");
+	});
+	afterAll(async () => {
+		await database?.drop();
+	});
+
+	async function ok(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+		const result = await runCli(args, options);
+		if (result.code !== 0) throw new Error(`agent-sessions ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+		return result.stdout;
+	}
+
+	it("--store postgres://… keeps sessions in PostgreSQL; AGENT_STORE does the same; the home stays empty", async () => {
+		const home = await tempHome();
+		const id = (await ok(["--home", home, "--store", database.url, "create", "--name", "in postgres"])).trim();
+		await ok(["--store", database.url, "append", id], { input: jsonl(userBody("hello"), assistantBody("hi")) });
+		const viaEnv = JSON.parse(
+			await ok(["list", "--json"], { env: cleanEnv({ AGENT_STORE: database.url }) }),
+		) as SessionMetadata[];
+		expect(viaEnv.map((session) => session.id)).toContain(id);
+		expect(viaEnv.find((session) => session.id === id)?.messageCount).toBe(2);
+		const inHome = JSON.parse(await ok(["--home", home, "list", "--json"])) as SessionMetadata[];
+		expect(inHome).toEqual([]);
+	});
+
+	it("--store with a directory or file:// URL is the file store there", async () => {
+		const home = await tempHome();
+		const id = (await ok(["--store", `file://${home}`, "create"])).trim();
+		const listed = JSON.parse(await ok(["--store", home, "list", "--json"])) as SessionMetadata[];
+		expect(listed.map((session) => session.id)).toEqual([id]);
+	});
+
+	it("an unknown scheme is refused with what to use instead", async () => {
+		const result = await runCli(["--store", "mysql://x/y", "list"]);
+		expect(result.code).not.toBe(0);
+		expect(result.stderr).toContain("postgres://");
+	});
+});
