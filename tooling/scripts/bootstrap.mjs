@@ -89,6 +89,41 @@ function ensureChromium() {
 	);
 }
 
+/**
+ * PostgreSQL for the @agent/session-pg tests: AGENT_TEST_PG_URL, a server on 127.0.0.1:5432, or
+ * Debian's postgresql binaries (the tests start a private throwaway cluster from them). Installs
+ * the package when none of these is there and we may use apt-get; the server it starts is not
+ * needed (the tests run their own).
+ */
+function ensurePostgres() {
+	if (env.AGENT_TEST_PG_URL) return;
+	const installed = fs.existsSync("/usr/lib/postgresql") && fs.readdirSync("/usr/lib/postgresql").length > 0;
+	if (installed) return;
+	const listening = spawnSync("sh", ["-c", "command -v pg_isready >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432"], {
+		env,
+	});
+	if (listening.status === 0) return;
+	const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+	const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { env }).status === 0;
+	if (isRoot && hasApt) {
+		console.log("bootstrap: installing Debian's postgresql for the PostgreSQL store tests");
+		const quiet = { stdio: ["ignore", "ignore", "inherit"] };
+		if (
+			run("apt-get", ["update"], quiet) === 0 &&
+			run("apt-get", ["install", "-y", "--no-install-recommends", "postgresql"], {
+				...quiet,
+				env: { ...env, DEBIAN_FRONTEND: "noninteractive" },
+			}) === 0
+		) {
+			return;
+		}
+	}
+	console.warn(
+		"bootstrap: PostgreSQL was not found and could not be installed (needs root and apt-get); " +
+			"the PostgreSQL store tests will be skipped (under CI=true they fail). Install postgresql or set AGENT_TEST_PG_URL.",
+	);
+}
+
 ensurePnpm();
 must("pnpm", ["install", "--frozen-lockfile"]);
 
@@ -97,6 +132,7 @@ if (job === "start") {
 	process.exit(run(process.execPath, [path.join(root, "tooling/scripts/main-job.mjs"), ...rest]));
 } else if (job === "test") {
 	ensureChromium();
+	ensurePostgres();
 	must("pnpm", ["turbo", "run", "build", "lint", "typecheck", "test", "--concurrency=2"]);
 	must("pnpm", ["turbo", "run", "test:reliability", "--concurrency=1"], {
 		env: { ...env, RELIABILITY_PROFILE: env.RELIABILITY_PROFILE ?? "ci" },

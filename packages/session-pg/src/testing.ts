@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -70,7 +70,12 @@ function freePortSync(): number {
 	return Number(out.toString().trim());
 }
 
-function startThrowawayCluster(): string | undefined {
+/**
+ * Starts a private PostgreSQL cluster in a temp directory (trust auth, user postgres, fsync off,
+ * a free port on 127.0.0.1), stopped and removed when the process exits. Undefined when the
+ * binaries are missing or it could not start.
+ */
+export function startThrowawayCluster(): string | undefined {
 	const bin = postgresBin();
 	if (!bin) return undefined;
 	const dir = mkdtempSync(join(tmpdir(), "agent-pg-"));
@@ -94,19 +99,25 @@ function startThrowawayCluster(): string | undefined {
 			`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
 			"start",
 		]);
-		process.once("exit", () => {
-			try {
-				run(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "stop"]);
-			} catch {
-				// gone already
-			}
-			rmSync(dir, { recursive: true, force: true });
-		});
+		stopWhenGone(process.pid, join(bin, "pg_ctl"), data, dir);
 		return `postgres://postgres@127.0.0.1:${port}/postgres`;
 	} catch {
 		rmSync(dir, { recursive: true, force: true });
 		return undefined;
 	}
+}
+
+/**
+ * A watchdog that outlives this process: once it is gone (however it ended: test workers are
+ * often killed, so an exit hook would not do), stops the cluster and removes its directory.
+ */
+function stopWhenGone(parent: number, pgCtl: string, data: string, dir: string): void {
+	const script = `while kill -0 ${parent} 2>/dev/null; do sleep 1; done; "${pgCtl}" -D "${data}" -m immediate stop >/dev/null 2>&1; rm -rf "${dir}"`;
+	const asRoot = process.getuid?.() === 0;
+	const child = asRoot
+		? spawn("runuser", ["-u", "postgres", "--", "sh", "-c", script], { detached: true, stdio: "ignore" })
+		: spawn("sh", ["-c", script], { detached: true, stdio: "ignore" });
+	child.unref();
 }
 
 /** A database of its own for one test run: created empty, dropped by `drop`. */
