@@ -16,6 +16,8 @@ import { type WriteTx, withWriteTx } from "./write-tx.js";
  */
 export class PgLease implements SessionLease {
 	private released = false;
+	/** The connection died, and the lock with it. */
+	private lost = false;
 	private queue: Promise<unknown> = Promise.resolve();
 
 	private constructor(
@@ -54,7 +56,11 @@ export class PgLease implements SessionLease {
 			}
 			locked_ = true;
 			const holder = await recordHolder(client, id);
-			return new PgLease(id, holder, client, pool, now);
+			const lease = new PgLease(id, holder, client, pool, now);
+			client.on("error", () => {
+				lease.lost = true;
+			});
+			return lease;
 		} catch (error) {
 			if (locked_) await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, [id]).catch(() => undefined);
 			client.release();
@@ -71,6 +77,7 @@ export class PgLease implements SessionLease {
 	run<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
 		const next = this.queue.then(async () => {
 			if (this.released) throw leaseGone(this.sessionId, "was released");
+			if (this.lost) throw leaseGone(this.sessionId, "was lost with its database connection");
 			return withWriteTx(
 				this.client,
 				this.pool,
@@ -79,7 +86,7 @@ export class PgLease implements SessionLease {
 				work,
 			).catch((error: unknown) => {
 				// A lost connection took the lock with it: nothing more goes through this lease.
-				if ((error as { code?: string }).code === "STORAGE_FAILURE" && !this.alive()) {
+				if ((error as { code?: string }).code === "STORAGE_FAILURE" && (this.lost || !this.alive())) {
 					this.released = true;
 					this.client.release(error as Error);
 					throw leaseGone(this.sessionId, "was lost with its database connection", error);
@@ -100,6 +107,10 @@ export class PgLease implements SessionLease {
 		await this.queue;
 		if (this.released) return;
 		this.released = true;
+		if (this.lost) {
+			this.client.release(new Error("connection lost"));
+			return;
+		}
 		try {
 			await this.client.query("DELETE FROM agent_leases WHERE session_id = $1 AND backend_pid = pg_backend_pid()", [
 				this.sessionId,

@@ -381,7 +381,10 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgSessionSto
 			// A CLI command ends when its work does: idle connections do not hold the process open.
 			allowExitOnIdle: true,
 		});
+	// A connection that dies (database restart, a killed backend) fails the statements on it, which
+	// callers see as STORAGE_FAILURE; its 'error' event must not also crash the process.
 	if (!options.pool) pool.on("error", () => undefined);
+	pool.on("connect", (client) => client.on("error", () => undefined));
 	try {
 		await migrate(pool);
 	} catch (error) {
