@@ -32,6 +32,8 @@ export class JobScheduler {
 		private readonly onRun: (report: JobRunReport) => void = () => {},
 		/** Aborts running jobs' turns (the server's shutdown). */
 		private readonly signal?: AbortSignal,
+		/** Several instances on one store: a scheduled tick runs only where it was claimed (see joinInstances). */
+		private readonly claimTick?: (jobId: string, tick: Date) => Promise<boolean>,
 	) {
 		this.jobs = jobs;
 		const seen = new Set<string>();
@@ -92,6 +94,9 @@ export class JobScheduler {
 
 	private async runLogged(job: ScheduledJob): Promise<void> {
 		try {
+			// The tick this run is for: instances' timers fire within milliseconds of the scheduled time.
+			const tick = new Date(Math.round(Date.now() / 1000) * 1000);
+			if (this.claimTick && !(await this.claimTick(job.id, tick))) return;
 			const result = await this.run(job);
 			this.onRun({ jobId: job.id, sessionId: result.sessionId });
 		} catch (error) {

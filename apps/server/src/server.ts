@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AgentSessions, type ResolvedModel, resolveModel } from "@agent/session";
+import { AgentSessions, joinInstances, type ResolvedModel, resolveModel } from "@agent/session";
 import { getRequestListener } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { attachEventSockets, type EventSockets } from "./event-sockets.js";
@@ -96,7 +96,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	assertSafeBind(host, token);
 	const policy: AccessPolicy = { token, corsOrigins: options.corsOrigins ?? serverConfig.corsOrigins };
 	const shutdown = new Shutdown();
-	const scheduler = new JobScheduler(runtime, runtime.config.jobs, (report) => logJobRun(log, report), shutdown.signal);
+	const instances = await joinInstances(runtime);
+	const scheduler = new JobScheduler(
+		runtime,
+		runtime.config.jobs,
+		(report) => logJobRun(log, report),
+		shutdown.signal,
+		instances.claimTick,
+	);
 
 	const storeHome = storeHomeOf(runtime);
 	const app = createApp({
@@ -153,6 +160,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 				}
 				server.closeAllConnections();
 				await closed;
+				await instances.close();
 				if (ownsRuntime) await settlesWithin(runtime.idle(), ABORT_SETTLE_MS);
 			})();
 			return closing;

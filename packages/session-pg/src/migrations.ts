@@ -60,6 +60,26 @@ CREATE TABLE agent_leases (
 );
 `,
 	},
+	{
+		version: 2,
+		name: "job ticks and large events",
+		sql: `
+-- One row per scheduled job run claimed: the instance that inserts it runs the tick, the others skip it.
+CREATE TABLE agent_job_ticks (
+	job_id text NOT NULL,
+	tick timestamptz NOT NULL,
+	instance text NOT NULL,
+	claimed_at timestamptz NOT NULL DEFAULT now(),
+	PRIMARY KEY (job_id, tick)
+);
+-- Events too large for a NOTIFY payload (8000 bytes) travel by reference to a row here, kept briefly.
+CREATE TABLE agent_event_payloads (
+	id bigserial PRIMARY KEY,
+	body text NOT NULL,
+	created_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+	},
 ];
 
 /** Serializes migration across processes starting at once: a transaction-level advisory lock on this key. */

@@ -294,6 +294,26 @@ export class PgSessionStore implements SessionStore {
 		});
 	}
 
+	/**
+	 * Claims one tick of a scheduled job for this instance: true for exactly one of the instances
+	 * that ask about the same job and tick (a row keyed by both; the others find it taken), so each
+	 * job runs once per tick however many instances schedule it.
+	 */
+	async claimJobTick(jobId: string, tick: Date, instance: string): Promise<boolean> {
+		return this.db(`claiming job ${jobId}`, async (db) => {
+			const result = await db.query(
+				"INSERT INTO agent_job_ticks (job_id, tick, instance) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+				[jobId, tick, instance],
+			);
+			return result.rowCount === 1;
+		});
+	}
+
+	/** The database this store is on (for the event relay's own connections). */
+	get connectionString(): string | undefined {
+		return (this.pool as unknown as { options?: { connectionString?: string } }).options?.connectionString;
+	}
+
 	/** Ends the store's pool (when it made it). */
 	async close(): Promise<void> {
 		if (this.ownsPool) await this.pool.end();

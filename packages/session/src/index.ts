@@ -19,6 +19,7 @@ export {
 	type SessionEventType,
 	toEventError,
 } from "./events.js";
+export { type InstanceLink, joinInstances } from "./instances.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
