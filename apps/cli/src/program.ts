@@ -13,6 +13,7 @@ import { registerFork } from "./commands/fork.js";
 import { registerImport } from "./commands/import.js";
 import { registerLabel } from "./commands/label.js";
 import { registerList } from "./commands/list.js";
+import { registerMigrate } from "./commands/migrate.js";
 import { registerName } from "./commands/name.js";
 import { registerSend } from "./commands/send.js";
 import { registerShow } from "./commands/show.js";
@@ -72,6 +73,7 @@ export function buildProgram(ctx: CliContext): Command {
 		registerExport,
 		registerTools,
 		registerTurns,
+		registerMigrate,
 	]) {
 		const command = register(ctx);
 		// Subcommands inherit the output settings and report errors the same way.

@@ -40,6 +40,25 @@ describe.skipIf(server === undefined)("--store and AGENT_STORE pick the store", 
 		expect(listed.map((session) => session.id)).toEqual([id]);
 	});
 
+	it("migrate copies a home into PostgreSQL with progress; run again it copies nothing", async () => {
+		const home = await tempHome();
+		const target = await createTestDatabase(server as string, "agent_cli_migrate");
+		try {
+			const id = (await ok(["--home", home, "create", "--name", "moving"])).trim();
+			await ok(["--home", home, "append", id], { input: jsonl(userBody("q"), assistantBody("a")) });
+			const first = await runCli(["migrate", "--from", home, "--to", target.url, "--json"]);
+			expect(first.code).toBe(0);
+			expect(first.stderr).toContain(`migrate: 1/1 ${id}: 2 record(s) copied`);
+			expect(JSON.parse(first.stdout)).toEqual({ sessions: 1, copied: 2, verified: 2 });
+			const listed = JSON.parse(await ok(["--store", target.url, "list", "--json"])) as SessionMetadata[];
+			expect(listed.map((session) => [session.id, session.name])).toEqual([[id, "moving"]]);
+			const again = JSON.parse(await ok(["migrate", "--from", home, "--to", target.url, "--json"]));
+			expect(again).toEqual({ sessions: 1, copied: 0, verified: 2 });
+		} finally {
+			await target.drop();
+		}
+	});
+
 	it("an unknown scheme is refused with what to use instead", async () => {
 		const result = await runCli(["--store", "mysql://x/y", "list"]);
 		expect(result.code).not.toBe(0);

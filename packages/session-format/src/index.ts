@@ -42,6 +42,7 @@ export {
 	SessionLockedError,
 	SessionNotFoundError,
 } from "./errors.js";
+export { checkExactSeqs, creationFactsOf } from "./exact-records.js";
 export { forkedRecord, forkMetadata, withSessionHeader } from "./fork-plan.js";
 export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
 export { FIELD_LIMITS, findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
@@ -159,12 +160,14 @@ export type {
 	OpenOptions,
 	ReadOptions,
 	RecordProblem,
+	SessionImportTarget,
 	SessionLease,
 	SessionStore,
 	VerifyProblem,
 	VerifyProblemKind,
 	VerifyReport,
 } from "./store-contract.js";
+export { isImportTarget } from "./store-contract.js";
 export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
 export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";
 export { isIsoTimestamp, validateRecordInput } from "./validate.js";

@@ -202,3 +202,23 @@ export interface SessionStore {
 	 */
 	repair(id: string): Promise<VerifyReport>;
 }
+
+/**
+ * Optional, for moving sessions between stores exactly (`agent-sessions migrate`): a store that
+ * can take a session under its existing id and its records as they are. Both built-in stores
+ * implement it; `isImportTarget` tells.
+ */
+export interface SessionImportTarget {
+	/**
+	 * Makes session `id` exist with `facts` as its creation facts (what a session with no record
+	 * yet has), unless it exists already; returns its last seq (0 when new), so a copy resumes.
+	 */
+	adoptSession(id: string, facts: SessionMetadata): Promise<number>;
+	/** Appends records exactly as given, under the lease: their seqs must continue the log's last seq. */
+	appendExact(id: string, records: readonly StoredRecord[]): Promise<void>;
+}
+
+export function isImportTarget(store: SessionStore): store is SessionStore & SessionImportTarget {
+	const candidate = store as Partial<SessionImportTarget>;
+	return typeof candidate.adoptSession === "function" && typeof candidate.appendExact === "function";
+}

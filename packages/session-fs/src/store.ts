@@ -19,6 +19,7 @@ import {
 	openInMemory,
 	type ReadOptions,
 	type RecordInput,
+	type SessionImportTarget,
 	type SessionLease,
 	type SessionMetadata,
 	type SessionStore,
@@ -28,7 +29,7 @@ import {
 import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
 import { DeferredSessions } from "./deferred.js";
 import { iterate } from "./deferred-reads.js";
-import { invalidArgument, PREFIX, storageFailure } from "./errors.js";
+import { errnoCode, invalidArgument, PREFIX, storageFailure } from "./errors.js";
 import { keepFileSizeSignalHarmless } from "./file-size-signal.js";
 import { forkSession } from "./fork.js";
 import { acquireLease, withLease } from "./lease.js";
@@ -42,7 +43,8 @@ import { DEFAULT_STALE_LEASE_MS, defaultWaitMs, type FileStoreOptions, type Reso
 import { metadataSnapshotPath, resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
 import { type ReadContext, readAll, readFromSeq, tailRecords } from "./read-ops.js";
 import { resumeSession } from "./resume.js";
-import { createLog, makeSessionDir, syncNewDirectory } from "./session-files.js";
+import { makePrivateDir } from "./safe-files.js";
+import { createLog, makeSessionDir, makeSessionsRoot, syncNewDirectory } from "./session-files.js";
 import { verifySession } from "./verify.js";
 
 function isSymbolicLink(path: string): boolean {
@@ -50,7 +52,7 @@ function isSymbolicLink(path: string): boolean {
 }
 
 /** The filesystem SessionStore: `<home>/sessions/<ULID>/session.jsonl` + `metadata.json`. */
-export class FileSessionStore implements SessionStore {
+export class FileSessionStore implements SessionStore, SessionImportTarget {
 	readonly home: string;
 	private readonly options: ResolvedOptions;
 	private readonly deferred = new DeferredSessions();
@@ -243,6 +245,35 @@ export class FileSessionStore implements SessionStore {
 	async addUptime(id: string, seconds: number): Promise<SessionMetadata> {
 		checkSeconds(seconds);
 		return this.appendUnless(id, () => seconds === 0, { recordType: "uptime", seconds });
+	}
+
+	/** SessionImportTarget: session `id` with these creation facts, unless it exists; its last seq. */
+	async adoptSession(id: string, facts: SessionMetadata): Promise<number> {
+		const paths = this.pathsOf(id);
+		if (holdsSession(paths.dir)) return (await this.metadata(id)).lastSeq;
+		makeSessionsRoot(this.home);
+		try {
+			makePrivateDir(paths.dir);
+		} catch (error) {
+			if (errnoCode(error) === "EEXIST") return (await this.metadata(id)).lastSeq;
+			throw storageFailure(`could not create the session directory ${paths.dir}`, error);
+		}
+		const metadata = { ...cloneMetadata(facts), id, lastSeq: 0, logBytes: 0 };
+		try {
+			closeSync(createLog(paths));
+			writeMetadataFile(paths.metadata, metadata, this.options.durability === "fsync");
+			syncNewDirectory(paths, this.home, this.options.durability);
+		} catch (error) {
+			rmSync(paths.dir, { recursive: true, force: true });
+			throw storageFailure(`could not create session ${id} in ${paths.dir}`, error);
+		}
+		return 0;
+	}
+
+	/** SessionImportTarget: records exactly as given, under the lease; their seqs continue the log. */
+	async appendExact(id: string, records: readonly StoredRecord[]): Promise<void> {
+		const paths = await this.materialized(id);
+		await withLease(paths, this.options, {}, (writer) => writer.appendExact(records));
 	}
 
 	/** Deletes the session under its lease: the directory is renamed away first, so readers see it whole or not at all. */

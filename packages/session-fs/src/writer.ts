@@ -4,12 +4,14 @@ import {
 	type AppendResult,
 	applyRecord,
 	checkCompactions,
+	checkExactSeqs,
 	cloneMetadata,
 	InvalidRecordError,
 	prepareBatch,
 	type RecordInput,
 	recordLine,
 	type SessionMetadata,
+	type SessionRecord,
 	type StoredRecord,
 } from "@agent/session-format";
 import { readLinesBackward } from "./backward-reader.js";
@@ -156,6 +158,25 @@ export class SessionWriter {
 			);
 			return walked.items;
 		});
+		return this.writeRecords(records);
+	}
+
+	/**
+	 * Appends records exactly as given (a copy from another store): their seqs must continue the
+	 * log; they were validated where they come from.
+	 */
+	async appendExact(records: readonly StoredRecord[]): Promise<AppendResult> {
+		if (this.lock.isCompromised() || (this.lock.refreshOverdue() && !(await this.lock.confirm()))) {
+			throw leaseLost(this.paths.id);
+		}
+		if (this.grewBehindOurBack()) await this.refresh();
+		checkExactSeqs(this.paths.id, this.metadata.lastSeq, records);
+		if (records.length === 0) return { records: [], metadata: cloneMetadata(this.metadata) };
+		return this.writeRecords(records as SessionRecord[]);
+	}
+
+	/** Writes prepared records in one write (and fsync when asked), and only then updates metadata. */
+	private async writeRecords(records: SessionRecord[]): Promise<AppendResult> {
 		const lines = records.map(recordLine);
 		checkLineLengths(lines, this.options.maxLineBytes);
 		const text = lines.join("");

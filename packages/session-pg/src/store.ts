@@ -19,6 +19,7 @@ import {
 	openInMemory,
 	type ReadOptions,
 	type RecordInput,
+	type SessionImportTarget,
 	type SessionLease,
 	type SessionMetadata,
 	type SessionStore,
@@ -57,7 +58,7 @@ export interface PgStoreOptions {
  * them; one writer per session on every instance (a PostgreSQL advisory lock). Open it with
  * `openPgStore`, which applies the schema migrations first.
  */
-export class PgSessionStore implements SessionStore {
+export class PgSessionStore implements SessionStore, SessionImportTarget {
 	private readonly deferred = new DeferredSessions();
 	private readonly waitMs: number;
 	private readonly now: () => Date;
@@ -247,6 +248,30 @@ export class PgSessionStore implements SessionStore {
 	async addUptime(id: string, seconds: number): Promise<SessionMetadata> {
 		checkSeconds(seconds);
 		return this.appendUnless(id, () => seconds === 0, { recordType: "uptime", seconds });
+	}
+
+	/** SessionImportTarget: session `id` with these creation facts, unless it exists; its last seq. */
+	async adoptSession(id: string, facts: SessionMetadata): Promise<number> {
+		assertSessionId(id);
+		return this.db(`adopting session ${id}`, async (db) => {
+			const metadata = { ...cloneMetadata(facts), id, lastSeq: 0, logBytes: 0 };
+			await db.query(
+				"INSERT INTO agent_sessions (id, created, metadata, sort_ms) VALUES ($1, $2, $2, 0) ON CONFLICT (id) DO NOTHING",
+				[id, JSON.stringify(metadata)],
+			);
+			const { rows } = await db.query<{ last_seq: number; metadata: SessionMetadata | null }>(
+				"SELECT last_seq, metadata FROM agent_sessions WHERE id = $1",
+				[id],
+			);
+			if (rows[0]?.last_seq === 0 && rows[0].metadata !== null) await saveMetadata(db, rows[0].metadata);
+			return rows[0]?.last_seq ?? 0;
+		});
+	}
+
+	/** SessionImportTarget: records exactly as given, in one transaction under the lock; their seqs continue the log. */
+	async appendExact(id: string, records: readonly StoredRecord[]): Promise<void> {
+		await this.materialized(id);
+		await this.write(id, undefined, (tx) => tx.appendExact(records));
 	}
 
 	/** Deletes the session and its records in one transaction under its lock: readers see it whole or not at all. */

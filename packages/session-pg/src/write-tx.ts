@@ -3,6 +3,7 @@ import {
 	applyRecord,
 	assertSessionId,
 	checkCompactions,
+	checkExactSeqs,
 	cloneMetadata,
 	prepareBatch,
 	type RecordInput,
@@ -26,6 +27,8 @@ export interface WriteTx {
 	/** The session's metadata as of this transaction (seqs are assigned from it). */
 	readonly current: SessionMetadata;
 	append(inputs: readonly RecordInput[]): Promise<AppendResult>;
+	/** Appends records exactly as given (a copy from another store): their seqs continue the log. */
+	appendExact(records: readonly StoredRecord[]): Promise<void>;
 	findRecord(seq: number): Promise<StoredRecord | undefined>;
 	replaceMetadata(metadata: SessionMetadata): Promise<void>;
 }
@@ -63,6 +66,19 @@ export async function withWriteTx<T>(
 		if (!options.holding) await lockSession(client, id, options.waitMs);
 		let metadata = await loadMetadata(client, id, true);
 		let appended = false;
+		const write = async <R extends StoredRecord>(
+			records: R[],
+		): Promise<{ records: R[]; metadata: SessionMetadata }> => {
+			const lines = records.map(serializeRecord);
+			await insertRecords(client, id, records, lines);
+			const next = cloneMetadata(metadata);
+			for (const record of records) applyRecord(next, record);
+			next.logBytes = metadata.logBytes + lineBytes(lines);
+			await saveMetadata(client, next);
+			metadata = next;
+			appended = true;
+			return { records, metadata: cloneMetadata(next) };
+		};
 		const tx: WriteTx = {
 			client,
 			get current() {
@@ -72,15 +88,11 @@ export async function withWriteTx<T>(
 				const records = prepareBatch(metadata, inputs, options.now().toISOString());
 				if (records.length === 0) return { records, metadata: cloneMetadata(metadata) };
 				await checkCompactions(records, (walk) => readPath(client, id, walk));
-				const lines = records.map(serializeRecord);
-				await insertRecords(client, id, records, lines);
-				const next = cloneMetadata(metadata);
-				for (const record of records) applyRecord(next, record);
-				next.logBytes = metadata.logBytes + lineBytes(lines);
-				await saveMetadata(client, next);
-				metadata = next;
-				appended = true;
-				return { records, metadata: cloneMetadata(next) };
+				return write(records);
+			},
+			appendExact: async (records) => {
+				checkExactSeqs(id, metadata.lastSeq, records);
+				if (records.length > 0) await write([...records]);
 			},
 			findRecord: (seq) => findRecord(client, id, seq),
 			replaceMetadata: async (rebuilt) => {

@@ -21,6 +21,7 @@ export {
 } from "./events.js";
 export { type InstanceLink, joinInstances } from "./instances.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
+export { type MigrationProgress, type MigrationResult, migrateStore } from "./migrate-store.js";
 export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";

@@ -1,0 +1,43 @@
+import { InvalidRecordError } from "./errors.js";
+import type { SessionMetadata } from "./metadata.js";
+import { newMetadata } from "./metadata-derive.js";
+import type { StoredRecord } from "./records.js";
+
+/**
+ * Checks records appended exactly as given (a copy between stores): their seqs continue
+ * `lastSeq` one by one. Everything else about them was checked by the store they come from.
+ */
+export function checkExactSeqs(id: string, lastSeq: number, records: readonly StoredRecord[]): void {
+	records.forEach((record, index) => {
+		if (record.seq !== lastSeq + 1 + index) {
+			throw new InvalidRecordError(
+				`@agent/session-format: record ${index + 1} of the copy into session ${id} has seq ${record.seq}, but the next seq there is ${lastSeq + 1 + index}; copy the records from seq ${lastSeq + 1} on`,
+				{ path: "seq", index },
+			);
+		}
+	});
+}
+
+/**
+ * The metadata a session copied from another store starts with, before its records: its creation
+ * facts (what a session with no record yet holds; its first record's header repeats them).
+ */
+export function creationFactsOf(metadata: SessionMetadata): SessionMetadata {
+	const facts = newMetadata(
+		metadata.id,
+		{
+			createdAt: metadata.createdAt,
+			model: metadata.model,
+			source: metadata.source,
+			...(metadata.name !== undefined ? { name: metadata.name } : {}),
+			...(metadata.cronJobId !== undefined ? { cronJobId: metadata.cronJobId } : {}),
+			...(metadata.systemPromptOverride !== undefined ? { systemPromptOverride: metadata.systemPromptOverride } : {}),
+			...(metadata.identityKey !== undefined ? { identityKey: metadata.identityKey } : {}),
+			...(metadata.importedFrom !== undefined ? { importedFrom: metadata.importedFrom } : {}),
+			...(metadata.cwd !== undefined ? { cwd: metadata.cwd } : {}),
+		},
+		new Date(metadata.createdAt),
+	);
+	if (metadata.forkedFrom !== undefined) facts.forkedFrom = { ...metadata.forkedFrom };
+	return facts;
+}
