@@ -63,7 +63,11 @@ export function toHttpError(error: unknown): HttpError {
 		);
 	}
 	if (isAgentSessionError(error)) {
-		return new HttpError(STATUS_BY_CODE[error.code] ?? 500, error.code, error.message, { cause: error });
+		// A store that is away for a while (its database restarting) says so: retry later.
+		const temporary = error.code === "STORAGE_FAILURE" && (error as { temporary?: unknown }).temporary === true;
+		return new HttpError(temporary ? 503 : (STATUS_BY_CODE[error.code] ?? 500), error.code, error.message, {
+			cause: error,
+		});
 	}
 	return new HttpError(500, "INTERNAL", "agent-sessions-server: the request failed unexpectedly; see the server log", {
 		cause: error,

@@ -34,10 +34,25 @@ export function invalidArgument(message: string): AgentSessionError {
 export function storageFailure(what: string, cause: unknown): AgentSessionError {
 	if (cause instanceof AgentSessionError) return cause;
 	const reason = cause instanceof Error ? cause.message : String(cause);
-	return new AgentSessionError(
+	const error = new AgentSessionError(
 		"STORAGE_FAILURE",
 		`${PREFIX} ${what} failed (${reason}); nothing more was written. Check that PostgreSQL is reachable and retry`,
 		{ cause },
+	);
+	// The database is away (restarting, unreachable): retrying later will do. Servers answer 503.
+	if (isUnavailable(cause)) Object.assign(error, { temporary: true });
+	return error;
+}
+
+/** Connection-level failures: refused, reset, cut by a shutdown or restart, or not accepting connections yet. */
+export function isUnavailable(error: unknown): boolean {
+	const state = sqlState(error) ?? "";
+	if (/^(08|57P0)/.test(state) || ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND"].includes(state)) {
+		return true;
+	}
+	const message = error instanceof Error ? error.message : "";
+	return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(
+		message,
 	);
 }
 

@@ -144,9 +144,17 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 			await loadMetadata(pool, id).catch((error: unknown) => {
 				throw storageFailure(`reading session ${id}`, error);
 			});
-			for await (const rows of rowsForward(pool, id, fromSeq)) {
+			const pages = rowsForward(pool, id, fromSeq);
+			for (;;) {
+				let page: IteratorResult<RecordRow[]>;
+				try {
+					page = await pages.next();
+				} catch (error) {
+					throw storageFailure(`reading session ${id}`, error);
+				}
+				if (page.done) return;
 				options.signal?.throwIfAborted();
-				for (const row of rows) {
+				for (const row of page.value) {
 					const record = decodeRow(row, options, where(id));
 					if (record) yield record;
 				}

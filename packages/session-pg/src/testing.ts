@@ -70,41 +70,62 @@ function freePortSync(): number {
 	return Number(out.toString().trim());
 }
 
+/** A private PostgreSQL cluster of this process (see startCluster). */
+export interface ThrowawayCluster {
+	url: string;
+	/** Stops the server (fast shutdown: connections are cut, as in a database restart). */
+	stop(): void;
+	/** Starts it again on the same port and data. */
+	start(): void;
+}
+
 /**
  * Starts a private PostgreSQL cluster in a temp directory (trust auth, user postgres, fsync off,
  * a free port on 127.0.0.1), stopped and removed when the process exits. Undefined when the
  * binaries are missing or it could not start.
  */
-export function startThrowawayCluster(): string | undefined {
+export function startCluster(): ThrowawayCluster | undefined {
 	const bin = postgresBin();
 	if (!bin) return undefined;
 	const dir = mkdtempSync(join(tmpdir(), "agent-pg-"));
 	try {
 		if (process.getuid?.() === 0) {
-			const ids = execFileSync("id", ["-u", "postgres"]).toString().trim();
+			const uid = execFileSync("id", ["-u", "postgres"]).toString().trim();
 			const gid = execFileSync("id", ["-g", "postgres"]).toString().trim();
-			chownSync(dir, Number(ids), Number(gid));
+			chownSync(dir, Number(uid), Number(gid));
 		}
 		chmodSync(dir, 0o700);
 		const data = join(dir, "data");
 		run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
 		const port = freePortSync();
-		run(join(bin, "pg_ctl"), [
-			"-D",
-			data,
-			"-l",
-			join(dir, "log"),
-			"-w",
-			"-o",
-			`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
-			"start",
-		]);
-		stopWhenGone(process.pid, join(bin, "pg_ctl"), data, dir);
-		return `postgres://postgres@127.0.0.1:${port}/postgres`;
+		const pgCtl = join(bin, "pg_ctl");
+		const start = () =>
+			run(pgCtl, [
+				"-D",
+				data,
+				"-l",
+				join(dir, "log"),
+				"-w",
+				"-o",
+				`-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+				"start",
+			]);
+		start();
+		stopWhenGone(process.pid, pgCtl, data, dir);
+		return {
+			url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+			stop: () => run(pgCtl, ["-D", data, "-m", "fast", "-w", "stop"]),
+			start,
+		};
 	} catch {
 		rmSync(dir, { recursive: true, force: true });
 		return undefined;
 	}
+}
+
+/** startCluster's URL (the cluster lives as long as this process). */
+export function startThrowawayCluster(): string | undefined {
+	return startCluster()?.url;
 }
 
 /**
@@ -112,12 +133,10 @@ export function startThrowawayCluster(): string | undefined {
  * often killed, so an exit hook would not do), stops the cluster and removes its directory.
  */
 function stopWhenGone(parent: number, pgCtl: string, data: string, dir: string): void {
-	const script = `while kill -0 ${parent} 2>/dev/null; do sleep 1; done; "${pgCtl}" -D "${data}" -m immediate stop >/dev/null 2>&1; rm -rf "${dir}"`;
-	const asRoot = process.getuid?.() === 0;
-	const child = asRoot
-		? spawn("runuser", ["-u", "postgres", "--", "sh", "-c", script], { detached: true, stdio: "ignore" })
-		: spawn("sh", ["-c", script], { detached: true, stdio: "ignore" });
-	child.unref();
+	// The check runs as us (the postgres user may not signal our process); pg_ctl as the cluster's owner.
+	const asOwner = process.getuid?.() === 0 ? "runuser -u postgres -- " : "";
+	const script = `while kill -0 ${parent} 2>/dev/null; do sleep 1; done; ${asOwner}"${pgCtl}" -D "${data}" -m immediate stop >/dev/null 2>&1; rm -rf "${dir}"`;
+	spawn("sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
 }
 
 /** A database of its own for one test run: created empty, dropped by `drop`. */

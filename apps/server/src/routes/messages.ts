@@ -82,7 +82,8 @@ function turnFailure(error: unknown): HttpError {
 		);
 	}
 	const mapped = toHttpError(error);
-	if (mapped.status < 500) return mapped;
+	// The caller's mistakes keep their 4xx; a store away for a while keeps its 503 (retry later).
+	if (mapped.status < 500 || mapped.status === 503) return mapped;
 	return new HttpError(502, "TURN_FAILED", `agent-sessions-server: the turn failed: ${mapped.message}`, {
 		cause: error,
 	});
