@@ -20,6 +20,8 @@ export interface Profile {
 	slowReaders: { readers: number; turns: number };
 	/** SIGTERMs sent to a server with turns running. */
 	shutdown: { rounds: number };
+	/** Two server instances over PostgreSQL: concurrent clients, sends each, sessions. */
+	pgInstances: { clients: number; sendsPerClient: number; sessions: number };
 }
 
 const full: Profile = {
@@ -33,6 +35,7 @@ const full: Profile = {
 	metadataCrash: { rounds: 50 },
 	slowReaders: { readers: 150, turns: 3 },
 	shutdown: { rounds: 6 },
+	pgInstances: { clients: 16, sendsPerClient: 40, sessions: 12 },
 };
 
 const ci: Profile = {
@@ -46,6 +49,7 @@ const ci: Profile = {
 	metadataCrash: { rounds: 10 },
 	slowReaders: { readers: 40, turns: 2 },
 	shutdown: { rounds: 2 },
+	pgInstances: { clients: 6, sendsPerClient: 12, sessions: 4 },
 };
 
 export function profileNamed(name: string | undefined): Profile {

@@ -5,6 +5,7 @@ import { fuzzLines } from "./fuzz-lines.js";
 import { fuzzServer } from "./fuzz-server.js";
 import { giantLine } from "./giant-line.js";
 import { metadataCrash } from "./metadata-crash.js";
+import { pgInstances } from "./pg-instances.js";
 import { shutdown } from "./shutdown.js";
 import { sigkillTorture } from "./sigkill-torture.js";
 import { slowReaders } from "./slow-readers.js";
@@ -24,4 +25,5 @@ export const allCases: ReliabilityCase[] = [
 	slowReaders,
 	shutdown,
 	giantLine,
+	pgInstances,
 ];
