@@ -39,6 +39,9 @@ import { insertRecords, insertSession, loadMetadata, saveMetadata, where } from 
 import { verifySession } from "./verify.js";
 import { type WriteTx, withWriteTx } from "./write-tx.js";
 
+/** Above every seq a session can hold (seq is a PostgreSQL integer). */
+const MAX_SEQ = 2_147_483_647;
+
 export interface PgStoreOptions {
 	/** postgres://user@host:port/database (or use `pool`). */
 	url?: string;
@@ -88,10 +91,14 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		const pending = this.deferred.get(id);
 		if (pending) return openInMemory(pending.metadata, pending.records, options);
 		return this.db(`opening session ${id}`, async (db) => {
-			const metadata = await loadMetadata(db, id);
+			// The session header (seq 1) is read alongside: one round trip less when the path does not reach it.
+			const firstRecord = findRecord(db, id, 1);
+			firstRecord.catch(() => undefined);
 			const read = { onProblem: options.onProblem };
+			let metadata: SessionMetadata;
 			let walked: Awaited<ReturnType<typeof walkRows>>;
 			if (options.leafSeq !== undefined) {
+				metadata = await loadMetadata(db, id);
 				const leafSeq = options.leafSeq;
 				if (!Number.isInteger(leafSeq) || leafSeq < 0 || leafSeq > metadata.lastSeq) {
 					throw invalidArgument(
@@ -103,15 +110,17 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 					throw invalidArgument(`cannot open session ${id} at seq ${leafSeq}: no readable record has that seq`);
 				}
 			} else {
-				walked = await walkRows(
-					db,
-					id,
-					{ leafSeq: metadata.lastSeq, stopAtCompaction: true, leafFallsBack: true },
-					read,
-				);
+				// The active leaf is the log's last record: the walk starts from the end while the metadata is read.
+				const walk = (leafSeq: number) =>
+					walkRows(db, id, { leafSeq, stopAtCompaction: true, leafFallsBack: true }, read);
+				const [loaded, fromEnd] = await Promise.all([loadMetadata(db, id), walk(MAX_SEQ)]);
+				metadata = loaded;
+				walked = fromEnd;
+				// A writer appended in between: the path the metadata describes.
+				if ((walked.start?.seq ?? 0) > metadata.lastSeq) walked = await walk(metadata.lastSeq);
 			}
 			const path = walked.items;
-			const first = path[0]?.seq === 1 ? path[0] : await findRecord(db, id, 1);
+			const first = path[0]?.seq === 1 ? path[0] : await firstRecord;
 			return { metadata, path, context: contextOf(path, first, metadata, options) };
 		});
 	}
