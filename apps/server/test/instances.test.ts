@@ -3,8 +3,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { openPgStore } from "@agent/session-pg";
 import { createTestDatabase, findTestPostgres, type TestDatabase } from "@agent/session-pg/testing";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventClient } from "./support/event-client.js";
 
@@ -110,7 +110,8 @@ describe.skipIf(server === undefined)("two server instances over one PostgreSQL 
 	});
 
 	it("each scheduled job tick runs on one instance only", async () => {
-		const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+		const store = await openPgStore({ url: database.url, maxConnections: 1 });
+		const pool = store.pool;
 		try {
 			// Wait for a few ticks to have been claimed and run.
 			for (let tries = 0; tries < 100; tries++) {
@@ -129,7 +130,7 @@ describe.skipIf(server === undefined)("two server instances over one PostgreSQL 
 			expect(Number(sessions.rows[0]?.n)).toBeLessThanOrEqual(ticks.rows.length);
 			expect(Number(sessions.rows[0]?.n)).toBeGreaterThanOrEqual(ticks.rows.length - 2);
 		} finally {
-			await pool.end();
+			await store.close();
 		}
 	});
 
