@@ -51,6 +51,53 @@ export async function rebuildMetadata(db: Db, id: string, created: SessionMetada
 }
 
 /** Writes the metadata cache and the listing columns derived from it. */
+function metadataValues(metadata: SessionMetadata): unknown[] {
+	return [
+		metadata.id,
+		JSON.stringify(metadata),
+		metadata.lastSeq,
+		sortKey(metadata),
+		metadata.archivedAt !== undefined,
+		metadata.source,
+		metadata.identityKey ?? null,
+		metadata.cwd ?? null,
+		metadata.name ?? null,
+	];
+}
+
+const SET_METADATA =
+	"metadata = $2, last_seq = $3, sort_ms = $4, archived = $5, source = $6, identity_key = $7, cwd = $8, name = $9";
+
+/**
+ * An append's writes in one statement (one round trip): the records, the metadata after them, and
+ * the announcement on `channel` (sent on commit).
+ */
+export async function writeAppend(
+	db: Db,
+	records: readonly StoredRecord[],
+	lines: readonly string[],
+	metadata: SessionMetadata,
+	channel: string,
+): Promise<void> {
+	await db.query(
+		`WITH inserted AS (
+			INSERT INTO agent_records (session_id, seq, record_type, line)
+			SELECT $1, * FROM unnest($10::integer[], $11::text[], $12::text[])
+		), updated AS (
+			UPDATE agent_sessions SET ${SET_METADATA} WHERE id = $1
+		)
+		SELECT pg_notify($13, $14)`,
+		[
+			...metadataValues(metadata),
+			records.map((record) => record.seq),
+			records.map(rowType),
+			lines,
+			channel,
+			JSON.stringify({ id: metadata.id, lastSeq: metadata.lastSeq }),
+		],
+	);
+}
+
 export async function saveMetadata(db: Db, metadata: SessionMetadata, onlyIfStaleAt?: number): Promise<void> {
 	const values = [
 		metadata.id,

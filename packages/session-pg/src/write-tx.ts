@@ -16,7 +16,7 @@ import { isLockTimeout, locked, storageFailure } from "./errors.js";
 import { readHolder } from "./holder.js";
 import { findRecord, readPath } from "./read-path.js";
 import { LOCK_KEY_SQL } from "./rows.js";
-import { insertRecords, lineBytes, loadMetadata, saveMetadata } from "./session-rows.js";
+import { lineBytes, loadMetadata, saveMetadata, writeAppend } from "./session-rows.js";
 
 /** The channel every committed append is announced on (payload: {"id","lastSeq"}); server instances LISTEN to it. */
 export const EVENTS_CHANNEL = "agent_session_appended";
@@ -58,25 +58,24 @@ export async function withWriteTx<T>(
 	assertSessionId(id);
 	const started = Date.now();
 	try {
-		await client.query("BEGIN");
+		// lock_timeout bounds the wait for the session's lock (a lease holder's); set with BEGIN, one round trip.
+		const waits = !options.holding && options.waitMs > 0;
+		await client.query(waits ? `BEGIN; SET LOCAL lock_timeout = ${Math.ceil(options.waitMs)}` : "BEGIN");
 	} catch (error) {
 		throw storageFailure(`beginning a write to session ${id}`, error);
 	}
 	try {
 		if (!options.holding) await lockSession(client, id, options.waitMs);
 		let metadata = await loadMetadata(client, id, true);
-		let appended = false;
 		const write = async <R extends StoredRecord>(
 			records: R[],
 		): Promise<{ records: R[]; metadata: SessionMetadata }> => {
 			const lines = records.map(serializeRecord);
-			await insertRecords(client, id, records, lines);
 			const next = cloneMetadata(metadata);
 			for (const record of records) applyRecord(next, record);
 			next.logBytes = metadata.logBytes + lineBytes(lines);
-			await saveMetadata(client, next);
+			await writeAppend(client, records, lines, next, EVENTS_CHANNEL);
 			metadata = next;
-			appended = true;
 			return { records, metadata: cloneMetadata(next) };
 		};
 		const tx: WriteTx = {
@@ -101,12 +100,6 @@ export async function withWriteTx<T>(
 			},
 		};
 		const result = await work(tx);
-		if (appended) {
-			await client.query("SELECT pg_notify($1, $2)", [
-				EVENTS_CHANNEL,
-				JSON.stringify({ id, lastSeq: metadata.lastSeq }),
-			]);
-		}
 		await client.query("COMMIT");
 		return result;
 	} catch (error) {
@@ -125,7 +118,6 @@ async function lockSession(client: PoolClient, id: string, waitMs: number): Prom
 		if (!rows[0]?.ok) throw Object.assign(new Error("the session is locked"), { code: "55P03" });
 		return;
 	}
-	await client.query(`SET LOCAL lock_timeout = ${Math.ceil(waitMs)}`);
+	// lock_timeout was set with BEGIN; it stays for the transaction (any later lock wait is also for this session).
 	await client.query(`SELECT pg_advisory_xact_lock(${LOCK_KEY_SQL})`, [id]);
-	await client.query("SET LOCAL lock_timeout = 0");
 }
