@@ -31,8 +31,8 @@ function likePattern(text: string): string {
 }
 
 /**
- * One page of the listing as one indexed query (agent_sessions_listing, or the identity / cwd
- * index): filters, newest lastMessageAt first, keyset pagination — the cost follows the page, not
+ * One page of the listing as one indexed query (agent_sessions_listing, the identity / cwd
+ * index, or for a search the trigram indexes where pg_trgm is available): filters, newest lastMessageAt first, keyset pagination — the cost follows the page, not
  * the number of sessions. Sessions whose cache was dropped are rebuilt first (usually none).
  */
 export async function listPage(db: Db, options: ListOptions): Promise<ListPage> {
@@ -56,7 +56,9 @@ export async function listPage(db: Db, options: ListOptions): Promise<ListPage> 
 	if (options.cwd !== undefined) where.push(`cwd = ${param(options.cwd)}`);
 	if (options.search !== undefined && options.search.length > 0) {
 		const pattern = param(likePattern(options.search));
-		where.push(`(name ILIKE ${pattern} OR id ILIKE ${pattern})`);
+		// Ids are letters and digits: a needle with anything else can only be in a name.
+		const couldBeId = /^[0-9a-z]+$/i.test(options.search);
+		where.push(couldBeId ? `(name ILIKE ${pattern} OR id ILIKE ${pattern})` : `name ILIKE ${pattern}`);
 	}
 	if (options.cursor !== undefined) {
 		const after = decodeCursor(options.cursor);

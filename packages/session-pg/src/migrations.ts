@@ -80,6 +80,27 @@ CREATE TABLE agent_event_payloads (
 );
 `,
 	},
+	{
+		version: 3,
+		name: "trigram search on names and ids",
+		// pg_trgm ships with PostgreSQL (contrib) and is a trusted extension: a database owner may
+		// create it. Where it is missing or not allowed, search stays a scan of the listing table.
+		sql: `
+DO $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'pg_trgm') THEN
+		BEGIN
+			CREATE EXTENSION IF NOT EXISTS pg_trgm;
+			CREATE INDEX agent_sessions_name_search ON agent_sessions USING gin (name gin_trgm_ops);
+			CREATE INDEX agent_sessions_id_search ON agent_sessions USING gin (id gin_trgm_ops);
+		EXCEPTION WHEN insufficient_privilege THEN
+			RAISE NOTICE 'agent-sessions: pg_trgm could not be created; search scans the sessions table';
+		END;
+	END IF;
+END
+$$;
+`,
+	},
 ];
 
 /** Serializes migration across processes starting at once: a transaction-level advisory lock on this key. */
