@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { describeStore } from "@agent/session";
 import { resolveHome } from "@agent/session-fs";
 import { parseCliArgs, USAGE } from "./cli-args.js";
 import { startServer } from "./server.js";
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
 	}
 
 	process.stdout.write(`listening on ${server.url}\n`);
-	process.stdout.write(`store: ${resolveHome(args.home)}\n`);
+	process.stdout.write(`store: ${describeStore(server.runtime.store) ?? resolveHome(args.home)}\n`);
 	const model = server.runtime.defaultModel();
 	process.stdout.write(
 		`model: ${model}${model === "demo" ? " (offline demo; set an API key such as ANTHROPIC_API_KEY for real answers)" : ""}\n`,

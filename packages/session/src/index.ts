@@ -40,6 +40,7 @@ export {
 export { type ToolExecution, toolExecutions } from "./tool-log.js";
 export {
 	chooseStoreLocation,
+	describeStore,
 	type OpenStoreOptions,
 	openStoreAt,
 	parseStoreLocation,

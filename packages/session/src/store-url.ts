@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { AgentSessionError, type SessionStore } from "@agent/session-format";
 import { createFileStore, resolveHome } from "@agent/session-fs";
-import { openPgStore } from "@agent/session-pg";
+import { openPgStore, PgSessionStore } from "@agent/session-pg";
 
 /** Where sessions live: a file store's home directory, or a PostgreSQL database. */
 export type StoreLocation = { kind: "file"; home: string } | { kind: "postgres"; url: string };
@@ -57,4 +57,21 @@ export function chooseStoreLocation(
 	const fromEnvironment = home.explicit ? undefined : process.env.AGENT_STORE || undefined;
 	const spec = given ?? fromEnvironment ?? configured;
 	return spec === undefined ? { kind: "file", home: home.dir } : parseStoreLocation(spec);
+}
+
+/** Where a store keeps its sessions, for a startup line: the file store's home, or the database URL without its password. */
+export function describeStore(store: SessionStore): string | undefined {
+	if (store instanceof PgSessionStore) {
+		const url = store.connectionString;
+		if (url === undefined) return "PostgreSQL";
+		try {
+			const parsed = new URL(url);
+			if (parsed.password) parsed.password = "***";
+			return parsed.toString();
+		} catch {
+			return "PostgreSQL";
+		}
+	}
+	const home = (store as { home?: unknown }).home;
+	return typeof home === "string" ? home : undefined;
 }
