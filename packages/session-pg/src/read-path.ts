@@ -38,10 +38,11 @@ export async function readPath(db: Db, id: string, walk: DescendingWalkOptions):
 
 /** One record by seq (an index look-up); undefined when there is none or it does not parse. */
 export async function findRecord(db: Db, id: string, seq: number): Promise<StoredRecord | undefined> {
-	const { rows } = await db.query<RecordRow>("SELECT seq, line FROM agent_records WHERE session_id = $1 AND seq = $2", [
-		id,
-		seq,
-	]);
+	const { rows } = await db.query<RecordRow>({
+		name: "agent_record_at",
+		text: "SELECT seq, line FROM agent_records WHERE session_id = $1 AND seq = $2",
+		values: [id, seq],
+	});
 	const row = rows[0];
 	return row ? decodeRow(row, {}, where(id)) : undefined;
 }

@@ -73,10 +73,12 @@ export async function* rowsBackward(
 	let below = fromSeq;
 	let size = 64;
 	for (;;) {
-		const { rows } = await db.query<RecordRow>(
-			"SELECT seq, line FROM agent_records WHERE session_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3",
-			[id, below, size],
-		);
+		// A prepared statement (named): parsed once per connection, as resume runs it on every open.
+		const { rows } = await db.query<RecordRow>({
+			name: "agent_records_backward",
+			text: "SELECT seq, line FROM agent_records WHERE session_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3",
+			values: [id, below, size],
+		});
 		if (rows.length > 0) yield rows;
 		if (rows.length < size) return;
 		below = (rows[rows.length - 1] as RecordRow).seq - 1;

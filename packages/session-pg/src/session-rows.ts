@@ -123,10 +123,11 @@ export async function saveMetadata(db: Db, metadata: SessionMetadata, onlyIfStal
  * `forUpdate` locks the row for the writer's transaction. Throws SESSION_NOT_FOUND.
  */
 export async function loadMetadata(db: Db, id: string, forUpdate = false): Promise<SessionMetadata> {
-	const { rows } = await db.query<SessionRow>(
-		`SELECT created, metadata, last_seq FROM agent_sessions WHERE id = $1${forUpdate ? " FOR UPDATE" : ""}`,
-		[id],
-	);
+	const { rows } = await db.query<SessionRow>({
+		name: forUpdate ? "agent_session_for_update" : "agent_session",
+		text: `SELECT created, metadata, last_seq FROM agent_sessions WHERE id = $1${forUpdate ? " FOR UPDATE" : ""}`,
+		values: [id],
+	});
 	const row = rows[0];
 	if (!row) throw notFound(id);
 	if (row.metadata) return row.metadata;
