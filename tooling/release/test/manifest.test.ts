@@ -22,6 +22,7 @@ describe("the published packages", () => {
 			"@agent/session",
 			"@agent/session-format",
 			"@agent/session-fs",
+			"@agent/session-pg",
 			"agent-sessions",
 			"agent-sessions-server",
 		]);
