@@ -37,7 +37,6 @@ export {
 	type SendOptions,
 	type TurnResult,
 } from "./runtime.js";
-export { type ToolExecution, toolExecutions } from "./tool-log.js";
 export {
 	chooseStoreLocation,
 	describeStore,
@@ -46,6 +45,7 @@ export {
 	parseStoreLocation,
 	type StoreLocation,
 } from "./store-url.js";
+export { type ToolExecution, toolExecutions } from "./tool-log.js";
 export type { ToolExecutor, ToolOutcome } from "./tools.js";
 export { THINKING_LEVELS } from "./turn.js";
 export { TurnQueue } from "./turn-queue.js";

@@ -28,8 +28,8 @@ import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel 
 import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
 import { type ModelContext, prunedContext } from "./pruned-context.js";
-import { type ToolExecution, toolExecutions } from "./tool-log.js";
 import { chooseStoreLocation, openStoreAt } from "./store-url.js";
+import { type ToolExecution, toolExecutions } from "./tool-log.js";
 import type { ToolExecutor } from "./tools.js";
 import { checkThinkingLevel, runTurn } from "./turn.js";
 import { TurnControls } from "./turn-controls.js";
