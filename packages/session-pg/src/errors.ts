@@ -23,6 +23,20 @@ export function leaseGone(sessionId: string, why: string, cause?: unknown): Sess
 	return error;
 }
 
+/**
+ * The connection holding a session's lease was lost (the database restarted, the network broke):
+ * the lock went with it, so nothing more is written through that lease. Temporary (servers answer
+ * 503): the next turn takes a new lease once the database is back.
+ */
+export function leaseConnectionLost(sessionId: string, cause?: unknown): AgentSessionError {
+	const error = new AgentSessionError(
+		"STORAGE_FAILURE",
+		`${PREFIX} the database connection holding the write lease on session ${sessionId} was lost; nothing more was written through it. Retry once PostgreSQL is reachable`,
+		cause === undefined ? undefined : { cause },
+	);
+	return Object.assign(error, { temporary: true });
+}
+
 export function invalidArgument(message: string): AgentSessionError {
 	return new AgentSessionError("INVALID_ARGUMENT", `${PREFIX} ${message}`);
 }

@@ -1,6 +1,6 @@
 import type { AppendResult, LeaseHolder, RecordInput, SessionLease } from "@agent/session-format";
 import type { Pool, PoolClient } from "pg";
-import { isLockTimeout, leaseGone, locked, notFound, storageFailure } from "./errors.js";
+import { isLockTimeout, leaseConnectionLost, leaseGone, locked, notFound, storageFailure } from "./errors.js";
 import { readHolder, recordHolder } from "./holder.js";
 import { LOCK_KEY_SQL } from "./rows.js";
 import { type WriteTx, withWriteTx } from "./write-tx.js";
@@ -77,7 +77,7 @@ export class PgLease implements SessionLease {
 	run<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
 		const next = this.queue.then(async () => {
 			if (this.released) throw leaseGone(this.sessionId, "was released");
-			if (this.lost) throw leaseGone(this.sessionId, "was lost with its database connection");
+			if (this.lost) throw leaseConnectionLost(this.sessionId);
 			return withWriteTx(
 				this.client,
 				this.pool,
@@ -89,7 +89,7 @@ export class PgLease implements SessionLease {
 				if ((error as { code?: string }).code === "STORAGE_FAILURE" && (this.lost || !this.alive())) {
 					this.released = true;
 					this.client.release(error as Error);
-					throw leaseGone(this.sessionId, "was lost with its database connection", error);
+					throw leaseConnectionLost(this.sessionId, error);
 				}
 				throw error;
 			});

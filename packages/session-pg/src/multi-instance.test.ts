@@ -76,7 +76,7 @@ describe.skipIf(server === undefined)("PostgreSQL store: several instances over 
 		const taken = await b.lease(id, { waitMs: 10_000 });
 		await taken.append([user("after")]);
 		await taken.release();
-		await expect(lease.append([user("too late")])).rejects.toMatchObject({ code: "SESSION_LOCKED" });
+		await expect(lease.append([user("too late")])).rejects.toMatchObject({ code: "STORAGE_FAILURE", temporary: true });
 		await lease.release();
 		expect(
 			(await all(a, id)).map((record) => (record as { content: Array<{ text: string }> }).content[0]?.text),
