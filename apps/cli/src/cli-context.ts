@@ -8,7 +8,10 @@ type OutStream = Writable & { isTTY?: boolean };
 /** What every command gets: where to write, the store home, and the runtime (opened on first use). */
 export class CliContext {
 	readonly out: Output;
+	/** With --json, errors (commander's too) are printed as JSON on stderr. */
+	jsonErrors = false;
 	private runtime: Promise<AgentSessions> | undefined;
+	private reader: Promise<SessionStore> | undefined;
 	private homeOption: string | undefined;
 
 	constructor(
@@ -38,7 +41,27 @@ export class CliContext {
 		return this.runtime;
 	}
 
+	/** The store through the runtime (with config.yaml's durability): for commands that write. */
 	async store(): Promise<SessionStore> {
 		return (await this.sessions()).store;
+	}
+
+	/**
+	 * The file store for commands that only read: opened without config.yaml or the LLM stack,
+	 * which reading needs neither of (what makes `list`, `show` or `tail` start fast).
+	 */
+	readStore(): Promise<SessionStore> {
+		this.reader ??=
+			this.runtime?.then((runtime) => runtime.store) ??
+			import("@agent/session-fs").then(({ createFileStore, resolveHome }) =>
+				createFileStore({ home: resolveHome(this.homeOption) }),
+			);
+		return this.reader;
+	}
+
+	/** The session an id argument names: a whole id, or a unique prefix of one (see session-ids.ts). */
+	async sessionId(raw: string): Promise<string> {
+		const { resolveSessionId } = await import("./session-ids.js");
+		return resolveSessionId(await this.readStore(), raw);
 	}
 }

@@ -33,6 +33,17 @@ export function exitCodeFor(error: unknown): number {
 }
 
 /**
+ * The code --json prints with an error: the store's (SESSION_NOT_FOUND, SESSION_LOCKED...), USAGE
+ * for a mistake in the command line, the system's (ENOENT...), else FAILURE.
+ */
+export function errorCode(error: unknown): string {
+	if (isAgentSessionError(error)) return error.code;
+	if (error instanceof UsageError) return "USAGE";
+	const code = (error as NodeJS.ErrnoException | undefined)?.code;
+	return typeof code === "string" ? code : "FAILURE";
+}
+
+/**
  * The one line printed for an error: its message on a single line. Errors from our packages
  * already say what to do; for anything else (a bug, a system error) the line points at --debug.
  */

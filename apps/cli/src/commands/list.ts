@@ -29,7 +29,7 @@ export function registerList(ctx: CliContext): Command {
 			if (flags.source !== undefined) options.source = flags.source;
 			if (flags.limit !== undefined) options.limit = flags.limit;
 			if (flags.identity !== undefined) options.identityKey = flags.identity;
-			const sessions = await listSessions(await ctx.store(), options);
+			const sessions = await listSessions(await ctx.readStore(), options);
 			if (flags.json) return ctx.out.json(sessions);
 			if (sessions.length === 0) {
 				ctx.out.note(flags.all ? "No sessions." : "No sessions (archived ones are hidden; add --all).");

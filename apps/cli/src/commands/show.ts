@@ -1,6 +1,7 @@
 import { SessionTree, type StoredRecord } from "@agent/session-format";
 import { Command } from "commander";
-import { sessionIdArgument } from "../args.js";
+import { SESSION_ID_HELP } from "../args.js";
+
 import type { CliContext } from "../cli-context.js";
 import { problemWarning, recordJson } from "../render/json-records.js";
 import { renderRecord } from "../render/records.js";
@@ -15,12 +16,12 @@ interface ShowFlags {
 export function registerShow(ctx: CliContext): Command {
 	return new Command("show")
 		.description("print a session's records; --tree draws its branches, labels and compactions")
-		.argument("<id>", "session id")
+		.argument("<id>", SESSION_ID_HELP)
 		.option("--tree", "draw the tree of records instead of listing them")
 		.option("--json", "print an array of records (with --tree: the tree's nodes)")
 		.action(async (rawId: string, flags: ShowFlags) => {
-			const id = sessionIdArgument(rawId);
-			const store = await ctx.store();
+			const id = await ctx.sessionId(rawId);
+			const store = await ctx.readStore();
 			const metadata = await store.metadata(id);
 			const records = store.read(id, { onProblem: (problem) => ctx.out.note(problemWarning(problem)) });
 			if (flags.tree) {

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { sessionIdArgument } from "../args.js";
+
 import type { CliContext } from "../cli-context.js";
 import { shortTime } from "../render/format.js";
 import { renderTable } from "../render/table.js";
@@ -17,7 +17,7 @@ export function registerTools(ctx: CliContext): Command {
 			"print an array of { toolCallId, toolName, callSeq, resultSeq, startedAt, endedAt, durationMs, outcome }",
 		)
 		.action(async (rawId: string, flags: ToolsFlags) => {
-			const id = sessionIdArgument(rawId);
+			const id = await ctx.sessionId(rawId);
 			const executions = await (await ctx.sessions()).toolLog(id);
 			if (flags.json) return ctx.out.json(executions);
 			if (executions.length === 0) return ctx.out.note("No tool executions in this session.");

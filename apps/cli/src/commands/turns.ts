@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { sessionIdArgument } from "../args.js";
+
 import type { CliContext } from "../cli-context.js";
 import { formatCost, formatCount, shortTime } from "../render/format.js";
 import { renderTable } from "../render/table.js";
@@ -14,7 +14,7 @@ export function registerTurns(ctx: CliContext): Command {
 		.argument("<id>", "session id")
 		.option("--json", "print the turn records as an array")
 		.action(async (rawId: string, flags: TurnsFlags) => {
-			const id = sessionIdArgument(rawId);
+			const id = await ctx.sessionId(rawId);
 			const turns = await (await ctx.sessions()).turns(id);
 			if (flags.json) return ctx.out.json(turns);
 			if (turns.length === 0) return ctx.out.note("No turns recorded in this session.");
