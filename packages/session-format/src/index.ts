@@ -152,12 +152,14 @@ export type {
 	OpenOptions,
 	ReadOptions,
 	RecordProblem,
+	SearchOptions,
 	SessionLease,
 	SessionStore,
 	VerifyProblem,
 	VerifyProblemKind,
 	VerifyReport,
 } from "./store-contract.js";
+export { MAX_SEARCH_QUERY_CHARS, type SearchHit, type TextMatcher, textMatcher } from "./text-search.js";
 export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
 export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";
 export { isIsoTimestamp, validateRecordInput } from "./validate.js";

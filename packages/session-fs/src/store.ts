@@ -15,6 +15,8 @@ import {
 	type OpenOptions,
 	type ReadOptions,
 	type RecordInput,
+	type SearchHit,
+	type SearchOptions,
 	type SessionLease,
 	type SessionMetadata,
 	type SessionStore,
@@ -38,6 +40,7 @@ import { DEFAULT_STALE_LEASE_MS, defaultWaitMs, type FileStoreOptions, type Reso
 import { metadataSnapshotPath, resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
 import { type ReadContext, readAll, readFromSeq, tailRecords } from "./read-ops.js";
 import { resumeSession } from "./resume.js";
+import { searchLogs } from "./search.js";
 import { createLog, makeSessionDir, syncNewDirectory } from "./session-files.js";
 import { checkCreateOptions, checkName, checkSeconds } from "./validate-args.js";
 import { verifySession } from "./verify.js";
@@ -168,6 +171,23 @@ export class FileSessionStore implements SessionStore {
 		const pending = this.deferred.get(id);
 		if (pending) return pending.metadata;
 		return withLogView(paths, this.options, async (view) => cloneMetadata(view.state.metadata));
+	}
+
+	async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+		const limit = options.limit;
+		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+			throw invalidArgument(`search limit must be a whole number >= 1, got ${limit}`);
+		}
+		const listing: ListOptions = { archived: options.archived ?? false };
+		if (options.cwd !== undefined) listing.cwd = options.cwd;
+		const { sessions } = await this.list(listing);
+		return searchLogs(query, options, {
+			sessions,
+			paths: (id) => this.pathsOf(id),
+			pending: (id) => this.deferred.get(id)?.records,
+			maxLineBytes: this.options.maxLineBytes,
+			chunkBytes: this.options.forwardChunkBytes,
+		});
 	}
 
 	async lease(id: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<SessionLease> {

@@ -1,0 +1,92 @@
+import { closeSync } from "node:fs";
+import {
+	type SearchHit,
+	type SearchOptions,
+	type SessionMetadata,
+	type StoredRecord,
+	type TextMatcher,
+	textMatcher,
+} from "@agent/session-format";
+import { aborted, errnoCode } from "./errors.js";
+import { readLinesForward } from "./line-reader.js";
+import type { SessionPaths } from "./paths.js";
+import { classifyLine } from "./record-reader.js";
+import { openOwnFile, READ_FLAGS } from "./safe-files.js";
+
+export const DEFAULT_SEARCH_LIMIT = 100;
+
+export interface SearchSources {
+	/** The sessions to search, newest activity first (what list gives). */
+	sessions: readonly SessionMetadata[];
+	paths(id: string): SessionPaths;
+	/** The records of a session held in memory (deferred, not yet on disk), if any. */
+	pending(id: string): readonly StoredRecord[] | undefined;
+	maxLineBytes: number;
+	chunkBytes: number;
+}
+
+/**
+ * Searches the logs of `sources.sessions` in order. Each log is read forwards in chunks (any
+ * size); a line is decoded only when it holds the query's raw word (see TextMatcher.rawWord),
+ * so a search costs about one pass over the bytes. Damaged lines are skipped: search reports
+ * what it can read, verify reports the rest.
+ */
+export async function searchLogs(query: string, options: SearchOptions, sources: SearchSources): Promise<SearchHit[]> {
+	const matcher = textMatcher(query);
+	const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+	const rawWord = matcher.rawWord.length > 0 ? new RegExp(escapeRegExp(matcher.rawWord), "i") : undefined;
+	const hits: SearchHit[] = [];
+	for (const session of sources.sessions) {
+		if (hits.length >= limit) break;
+		if (options.signal?.aborted) throw aborted("search");
+		const pending = sources.pending(session.id);
+		if (pending) {
+			for (const record of pending) if (!add(hits, limit, matcher.match(session.id, record, session.name))) break;
+			continue;
+		}
+		await searchLog(sources, session, matcher, rawWord, hits, limit);
+	}
+	return hits;
+}
+
+async function searchLog(
+	sources: SearchSources,
+	session: SessionMetadata,
+	matcher: TextMatcher,
+	rawWord: RegExp | undefined,
+	hits: SearchHit[],
+	limit: number,
+): Promise<void> {
+	let fd: number;
+	try {
+		fd = openOwnFile(sources.paths(session.id).log, READ_FLAGS);
+	} catch (error) {
+		if (errnoCode(error) === "ENOENT") return; // deleted since the listing, or no record yet
+		throw error;
+	}
+	try {
+		for await (const batch of readLinesForward(fd, {
+			chunkBytes: sources.chunkBytes,
+			maxLineBytes: sources.maxLineBytes,
+		})) {
+			for (const line of batch) {
+				if (line.oversized || (rawWord !== undefined && !rawWord.test(line.text))) continue;
+				const outcome = classifyLine(line);
+				if (outcome.kind !== "record") continue;
+				if (!add(hits, limit, matcher.match(session.id, outcome.record, session.name))) return;
+			}
+		}
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** Adds a hit; false once the limit is reached. */
+function add(hits: SearchHit[], limit: number, hit: SearchHit | undefined): boolean {
+	if (hit !== undefined) hits.push(hit);
+	return hits.length < limit;
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
