@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { ListOptions, SessionSource } from "@agent/session-format";
 import { Command, Option } from "commander";
 import { integerOption } from "../args.js";
@@ -9,6 +10,7 @@ interface ListFlags {
 	all?: boolean;
 	search?: string;
 	source?: SessionSource;
+	cwd?: string;
 	limit?: number;
 	identity?: string;
 	json?: boolean;
@@ -21,12 +23,14 @@ export function registerList(ctx: CliContext): Command {
 		.option("--search <text>", "only sessions whose name or id contains this text (case-insensitive)")
 		.addOption(new Option("--source <source>", "only sessions started this way").choices(["interactive", "cron"]))
 		.option("--identity <key>", "only sessions of this identity key (see `create --identity`)")
+		.option("--cwd <dir>", "only sessions that record this working directory (a project)")
 		.option("--limit <n>", "at most this many sessions", integerOption(1))
 		.option("--json", "print an array of session metadata (every match unless --limit is given)")
 		.action(async (flags: ListFlags) => {
 			const options: ListOptions = { archived: flags.all === true };
 			if (flags.search !== undefined) options.search = flags.search;
 			if (flags.source !== undefined) options.source = flags.source;
+			if (flags.cwd !== undefined) options.cwd = path.resolve(flags.cwd);
 			if (flags.limit !== undefined) options.limit = flags.limit;
 			if (flags.identity !== undefined) options.identityKey = flags.identity;
 			const sessions = await listSessions(await ctx.readStore(), options);

@@ -20,9 +20,15 @@ export function renderSessionTable(sessions: readonly SessionMetadata[], paint: 
 			formatCount(session.messageCount),
 			session.model || "-",
 			session.source === "cron" ? `cron${session.cronJobId ? `:${session.cronJobId}` : ""}` : session.source,
-			(session.name ?? paint("dim", "(unnamed)")) + (session.archivedAt ? paint("yellow", " [archived]") : ""),
+			titleOf(session, paint) + (session.archivedAt ? paint("yellow", " [archived]") : ""),
 		]),
 	);
+}
+
+/** How a session is called: its name, else (dimmed) its first message, else "(unnamed)". */
+export function titleOf(session: SessionMetadata, paint: Paint): string {
+	if (session.name !== undefined) return session.name;
+	return paint("dim", session.firstMessage ?? "(unnamed)");
 }
 
 /** One session's metadata as "key: value" lines. */
@@ -30,6 +36,8 @@ export function renderMetadata(session: SessionMetadata, paint: Paint): string[]
 	const rows: Array<[string, string | undefined]> = [
 		["id", session.id],
 		["name", session.name],
+		["first message", session.name === undefined ? session.firstMessage : undefined],
+		["cwd", session.cwd],
 		["model", session.model || undefined],
 		["source", session.source === "cron" ? `cron (job ${session.cronJobId ?? "?"})` : session.source],
 		["created", shortTime(session.createdAt)],
