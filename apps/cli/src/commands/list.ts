@@ -3,6 +3,7 @@ import type { ListOptions, SessionSource } from "@agent/session-format";
 import { Command, Option } from "commander";
 import { integerOption } from "../args.js";
 import type { CliContext } from "../cli-context.js";
+import { withPager } from "../io/pager.js";
 import { renderSessionTable } from "../render/sessions.js";
 import { listSessions } from "../sessions-query.js";
 
@@ -39,6 +40,9 @@ export function registerList(ctx: CliContext): Command {
 				ctx.out.note(flags.all ? "No sessions." : "No sessions (archived ones are hidden; add --all).");
 				return;
 			}
-			for (const line of renderSessionTable(sessions, ctx.out.paint)) await ctx.out.line(line);
+			const lines = renderSessionTable(sessions, ctx.out.paint);
+			await withPager(ctx.out, ctx.io.env, async () => {
+				for (const line of lines) await ctx.out.line(line);
+			});
 		});
 }

@@ -14,7 +14,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> 
 	create: async () => (await import("./create.js")).registerCreate,
 	append: async () => (await import("./append.js")).registerAppend,
 	list: async () => (await import("./list.js")).registerList,
-	// pick: async () => (await import("./pick.js")).registerPick,
+	pick: async () => (await import("./pick.js")).registerPick,
 	search: async () => (await import("./search.js")).registerSearch,
 	show: async () => (await import("./show.js")).registerShow,
 	tail: async () => (await import("./tail.js")).registerTail,
@@ -35,5 +35,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> 
 	export: async () => (await import("./export.js")).registerExport,
 	tools: async () => (await import("./tools.js")).registerTools,
 	turns: async () => (await import("./turns.js")).registerTurns,
-	// completion: async () => (await import("./completion.js")).registerCompletion,
+	completion: async () => (await import("./completion.js")).registerCompletion,
 };

@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { integerOption } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import type { Paint } from "../io/colors.js";
+import { withPager } from "../io/pager.js";
 import { shortTime } from "../render/format.js";
 
 interface SearchFlags {
@@ -28,10 +29,12 @@ export function registerSearch(ctx: CliContext): Command {
 			const hits = await (await ctx.readStore()).search(text, options);
 			if (flags.json) return ctx.out.json(hits);
 			if (hits.length === 0) return ctx.out.note(`No message contains ${JSON.stringify(text)}.`);
-			for (const hit of hits) {
-				await ctx.out.line(renderHitHeader(hit, ctx.out.paint));
-				await ctx.out.line(`  ${highlight(hit.snippet, text, ctx.out.paint)}`);
-			}
+			await withPager(ctx.out, ctx.io.env, async () => {
+				for (const hit of hits) {
+					await ctx.out.line(renderHitHeader(hit, ctx.out.paint));
+					await ctx.out.line(`  ${highlight(hit.snippet, text, ctx.out.paint)}`);
+				}
+			});
 		});
 }
 

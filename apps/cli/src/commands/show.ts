@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { integerOption, SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../errors.js";
+import { withPager } from "../io/pager.js";
 import { problemWarning, recordJson } from "../render/json-records.js";
 import { renderRecord } from "../render/records.js";
 import { renderMetadata } from "../render/sessions.js";
@@ -45,21 +46,24 @@ export function registerShow(ctx: CliContext): Command {
 				for await (const record of records) tree.add(record);
 				const leafSeq = tree.activeLeaf(metadata.leafSeq);
 				if (flags.json) return ctx.out.json(treeJson(id, tree, leafSeq));
-				for (const line of renderMetadata(metadata, ctx.out.paint)) await ctx.out.line(line);
-				await ctx.out.line();
-				if (tree.size === 0) return ctx.out.line(ctx.out.paint("dim", "(no records)"));
-				for (const line of renderTree({ tree, leafSeq, paint: ctx.out.paint })) await ctx.out.line(line);
-				return;
+				return withPager(ctx.out, ctx.io.env, async () => {
+					for (const line of renderMetadata(metadata, ctx.out.paint)) await ctx.out.line(line);
+					await ctx.out.line();
+					if (tree.size === 0) return ctx.out.line(ctx.out.paint("dim", "(no records)"));
+					for (const line of renderTree({ tree, leafSeq, paint: ctx.out.paint })) await ctx.out.line(line);
+				});
 			}
 			if (flags.json) return writeJsonArray(ctx, records);
-			for (const line of renderMetadata(metadata, ctx.out.paint)) await ctx.out.line(line);
-			let count = 0;
-			for await (const record of records) {
-				await ctx.out.line();
-				await ctx.out.line(renderRecord(record, ctx.out.paint));
-				count++;
-			}
-			if (count === 0) await ctx.out.line(`\n${ctx.out.paint("dim", "(no records)")}`);
+			return withPager(ctx.out, ctx.io.env, async () => {
+				for (const line of renderMetadata(metadata, ctx.out.paint)) await ctx.out.line(line);
+				let count = 0;
+				for await (const record of records) {
+					await ctx.out.line();
+					await ctx.out.line(renderRecord(record, ctx.out.paint));
+					count++;
+				}
+				if (count === 0) await ctx.out.line(`\n${ctx.out.paint("dim", "(no records)")}`);
+			});
 		});
 }
 
