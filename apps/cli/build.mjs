@@ -40,7 +40,9 @@ await build({
 	chunkNames: "chunks/[name]-[hash]",
 	external: ["@mariozechner/pi-ai"],
 	// CommonJS dependencies (proper-lockfile, cli-progress) call require() for Node's modules.
-	banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+	banner: {
+		js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+	},
 	define: { __AGENT_SESSIONS_VERSION__: JSON.stringify(version) },
 	legalComments: "none",
 	// Less to parse at every start; names are kept, so --debug stack traces still read.

@@ -3,6 +3,7 @@ import type { SearchHit, SearchOptions } from "@agent/session-format";
 import { Command } from "commander";
 import { integerOption } from "../args.js";
 import type { CliContext } from "../cli-context.js";
+import { UsageError } from "../errors.js";
 import type { Paint } from "../io/colors.js";
 import { withPager } from "../io/pager.js";
 import { shortTime } from "../render/format.js";
@@ -23,6 +24,7 @@ export function registerSearch(ctx: CliContext): Command {
 		.option("--limit <n>", "at most this many matches", integerOption(1), 100)
 		.option("--json", "print an array of { sessionId, sessionName, seq, role, timestamp, snippet }")
 		.action(async (text: string, flags: SearchFlags) => {
+			if (text.trim() === "") throw new UsageError("give the text to look for: agent-sessions search TEXT");
 			const options: SearchOptions = { archived: flags.all === true };
 			if (flags.cwd !== undefined) options.cwd = path.resolve(flags.cwd);
 			if (flags.limit !== undefined) options.limit = flags.limit;
