@@ -33,6 +33,13 @@ export interface TextMatcher {
 	 * raw lines or rows with it (case-insensitive) before decoding any.
 	 */
 	readonly rawWord: string;
+	/**
+	 * A case-insensitive pattern that every matching record's JSON line contains (as JSON.stringify
+	 * writes it): the query's words with whitespace or its JSON escapes between them. A line
+	 * without it cannot match; one with it may (the words can be in a tool call). Undefined when
+	 * the query has characters a writer may escape differently (outside printable ASCII).
+	 */
+	readonly rawPattern: RegExp | undefined;
 	/** The hit for a record, or undefined when it does not match. */
 	match(sessionId: string, record: StoredRecord, sessionName?: string): SearchHit | undefined;
 }
@@ -51,9 +58,20 @@ export function textMatcher(query: string): TextMatcher {
 	const rawWord = needle
 		.split(/[\s"\\\u0000-\u001f\u007f\u2028\u2029]+/)
 		.reduce((longest, word) => (word.length > longest.length ? word : longest), "");
+	const printable = /^[\x20-\x7e]+$/.test(needle);
+	const rawPattern = printable
+		? new RegExp(
+				needle
+					.split(" ")
+					.map((word) => escapeRegExp(JSON.stringify(word).slice(1, -1)))
+					.join("(?:\\s|\\\\[nrtfb])+"),
+				"i",
+			)
+		: undefined;
 	return {
 		needle,
 		rawWord,
+		rawPattern,
 		match(sessionId, record, sessionName) {
 			if (record.recordType !== "message") return undefined;
 			const text = collapse(contentText(record.content));
@@ -69,6 +87,10 @@ export function textMatcher(query: string): TextMatcher {
 			};
 		},
 	};
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Runs of whitespace as one space, trimmed. */

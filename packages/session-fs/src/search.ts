@@ -27,14 +27,15 @@ export interface SearchSources {
 
 /**
  * Searches the logs of `sources.sessions` in order. Each log is read forwards in chunks (any
- * size); a line is decoded only when it holds the query's raw word (see TextMatcher.rawWord),
+ * size); a line is parsed only when its JSON holds the query (TextMatcher.rawPattern, else rawWord),
  * so a search costs about one pass over the bytes. Damaged lines are skipped: search reports
  * what it can read, verify reports the rest.
  */
 export async function searchLogs(query: string, options: SearchOptions, sources: SearchSources): Promise<SearchHit[]> {
 	const matcher = textMatcher(query);
 	const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
-	const rawWord = matcher.rawWord.length > 0 ? new RegExp(escapeRegExp(matcher.rawWord), "i") : undefined;
+	const rawWord =
+		matcher.rawPattern ?? (matcher.rawWord.length > 0 ? new RegExp(escapeRegExp(matcher.rawWord), "i") : undefined);
 	const hits: SearchHit[] = [];
 	for (const session of sources.sessions) {
 		if (hits.length >= limit) break;
