@@ -51,11 +51,11 @@ describe("pick", () => {
 		expect(filtered.code).toBe(0);
 		// Newest first: beta, then alpha; one step down from beta is alpha.
 		expect(plain(filtered.screen)).toContain(alpha);
-		expect(plain(filtered.screen).trim().split(/\r?\n/).at(-1)?.trim()).toBe(alpha);
+		expect(plain(filtered.screen).trim().split(/\r\n|\r|\n/).at(-1)?.trim()).toBe(alpha);
 
 		const first = await inTerminal(["--home", cli.home, "pick"], { ready: "pick a session", keys: ["\r"] });
 		expect(plain(first.screen)).toContain("deploy the staging cluster");
-		expect(plain(first.screen).trim().split(/\r?\n/).at(-1)?.trim()).toBe(unnamed);
+		expect(plain(first.screen).trim().split(/\r\n|\r|\n/).at(-1)?.trim()).toBe(unnamed);
 
 		const cancelled = await inTerminal(["--home", cli.home, "pick"], { ready: "pick a session", keys: ["\x1b"] });
 		expect(cancelled.code).toBe(1);
