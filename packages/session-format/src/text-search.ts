@@ -64,7 +64,7 @@ export function textMatcher(query: string): TextMatcher {
 				needle
 					.split(" ")
 					.map((word) => escapeRegExp(JSON.stringify(word).slice(1, -1)))
-					.join("(?:\\s|\\\\[nrtfb])+"),
+					.join(RAW_WHITESPACE),
 				"i",
 			)
 		: undefined;
@@ -88,6 +88,14 @@ export function textMatcher(query: string): TextMatcher {
 		},
 	};
 }
+
+/**
+ * What whitespace between two words of the query may look like in a JSON line: whitespace, its
+ * JSON escapes (\n, \t, \u2028...), or a byte of a multi-byte character (U+00A0 and other
+ * Unicode spaces, when a store scans the bytes as Latin-1). Wider than whitespace on purpose:
+ * the pattern only picks the lines to decode, and the matcher decides.
+ */
+const RAW_WHITESPACE = "(?:\\s|\\\\[nrtfb]|\\\\u[0-9a-fA-F]{4}|[\\u0080-\\u00ff])+";
 
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

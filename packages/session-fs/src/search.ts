@@ -1,4 +1,4 @@
-import { closeSync } from "node:fs";
+import { closeSync, fstatSync, readSync } from "node:fs";
 import {
 	type SearchHit,
 	type SearchOptions,
@@ -66,6 +66,13 @@ async function searchLog(
 		throw error;
 	}
 	try {
+		const size = fstatSync(fd).size;
+		// A query in printable ASCII (it has a raw pattern) is looked for in the bytes of a whole log.
+		if (matcher.rawPattern !== undefined && size <= WHOLE_LOG_BYTES) {
+			const lowerPattern = new RegExp(matcher.rawPattern.source, "g"); // the text is lowered instead
+			searchBytes(readWhole(fd, size), session, matcher, lowerPattern, hits, limit);
+			return;
+		}
 		for await (const batch of readLinesForward(fd, {
 			chunkBytes: sources.chunkBytes,
 			maxLineBytes: sources.maxLineBytes,
@@ -79,6 +86,58 @@ async function searchLog(
 		}
 	} finally {
 		closeSync(fd);
+	}
+}
+
+/** Logs up to this size are read in one piece and searched as one string (most sessions). */
+const WHOLE_LOG_BYTES = 8 << 20;
+
+function readWhole(fd: number, size: number): Buffer {
+	const buffer = Buffer.allocUnsafe(size);
+	let filled = 0;
+	while (filled < size) {
+		const read = readSync(fd, buffer, filled, size - filled, filled);
+		if (read === 0) break; // the file shrank: what was read is all there is
+		filled += read;
+	}
+	return buffer.subarray(0, filled);
+}
+
+/**
+ * Searches a whole log held in memory. Its bytes are lowered as Latin-1 (one character per byte,
+ * so positions stay byte offsets) and scanned with the raw pattern made case-sensitive (the
+ * query is lowered already), many times faster than a case-insensitive regex; only the lines it
+ * lands in are decoded (UTF-8), parsed and matched, in log order.
+ */
+function searchBytes(
+	bytes: Buffer,
+	session: SessionMetadata,
+	matcher: TextMatcher,
+	lowerPattern: RegExp,
+	hits: SearchHit[],
+	limit: number,
+): void {
+	const lowered = bytes.toString("latin1").toLowerCase();
+	lowerPattern.lastIndex = 0;
+	let found = lowerPattern.exec(lowered);
+	while (found !== null) {
+		const start = lowered.lastIndexOf("\n", found.index) + 1;
+		const newline = lowered.indexOf("\n", found.index);
+		const end = newline < 0 ? lowered.length : newline;
+		const outcome = classifyLine({
+			text: bytes.toString("utf8", start, end),
+			line: 0,
+			byteOffset: start,
+			byteLength: end - start,
+			terminated: newline >= 0,
+			oversized: false,
+		});
+		if (outcome.kind === "record" && !add(hits, limit, matcher.match(session.id, outcome.record, session.name))) {
+			return;
+		}
+		if (newline < 0) return;
+		lowerPattern.lastIndex = end + 1;
+		found = lowerPattern.exec(lowered);
 	}
 }
 

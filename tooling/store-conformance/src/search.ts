@@ -77,6 +77,19 @@ export function describeSearch(context: SuiteContext): void {
 			expect((await store.search("shared", { limit: 3 })).length).toBe(3);
 		});
 
+		it("whitespace in the query matches any whitespace in the text: line breaks, tabs, U+00A0, U+2028", async () => {
+			const { store } = context;
+			const { id } = await store.create();
+			await store.append(id, [
+				user("rotate\nthe keys"),
+				user("rotate\t the keys"),
+				user("rotate\u00a0the keys"),
+				user("rotate\u2028the keys"),
+				user("rotate-the keys"),
+			]);
+			expect((await store.search("Rotate the KEYS")).map((hit) => hit.seq)).toEqual([1, 2, 3, 4]);
+		});
+
 		it("rejects an empty query and a bad limit with INVALID_ARGUMENT", async () => {
 			const { store } = context;
 			await expectCode(store.search("   "), "INVALID_ARGUMENT");
