@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import type { Output } from "./output.js";
 
 /**
@@ -10,6 +9,7 @@ import type { Output } from "./output.js";
 export async function withPager(out: Output, env: NodeJS.ProcessEnv, work: () => Promise<void>): Promise<void> {
 	const command = env.PAGER ?? "less -R";
 	if (!out.stdout.isTTY || command.trim() === "" || command.trim() === "cat") return work();
+	const { spawn } = await import("node:child_process");
 	const pager = spawn(command, {
 		shell: true,
 		stdio: ["pipe", "inherit", "inherit"],
