@@ -10,10 +10,11 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
 	const { CLI_VERSION } = await import("./version.js");
 	process.stdout.write(`${CLI_VERSION}\n`);
 } else {
-	// A closed pipe (`agent-sessions show ID | head`) is not an error: stop quietly.
+	// A closed pipe (`agent-sessions show ID | head`) ends the output, not the command: a turn
+	// being sent still completes and is stored; a command that only prints stops at its next
+	// write (main treats that as success).
 	process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-		if (error.code === "EPIPE") process.exit(0);
-		throw error;
+		if (error.code !== "EPIPE") throw error;
 	});
 	const { main } = await import("./main.js");
 	process.exitCode = await main(process.argv, {

@@ -26,8 +26,15 @@ export async function main(argv: readonly string[], io: CliContext["io"]): Promi
 	} catch (error) {
 		if (error instanceof CommanderError) return commanderExitCode(error);
 		if (error instanceof ReportedFailure) return error.exitCode;
+		if (outputClosed(error)) return EXIT_OK;
 		return reportError(ctx, error, { json, debug: args.includes("--debug") });
 	}
+}
+
+/** stdout's reader went away (`| head`): nothing more to print, which is not a failure. */
+function outputClosed(error: unknown): boolean {
+	const code = (error as NodeJS.ErrnoException | undefined)?.code;
+	return code === "EPIPE" || code === "ERR_STREAM_DESTROYED";
 }
 
 /** Commander already printed its one-line message; map its outcome to our exit codes. */
