@@ -48,11 +48,20 @@ export function errorCode(error: unknown): string {
  * already say what to do; for anything else (a bug, a system error) the line points at --debug.
  */
 export function errorLine(error: unknown): string {
-	const message = oneLine(error instanceof Error ? error.message : String(error));
+	const message = forOperators(oneLine(error instanceof Error ? error.message : String(error)));
 	if (error instanceof UsageError || isAgentSessionError(error)) return `error: ${message}`;
 	const code = (error as NodeJS.ErrnoException | undefined)?.code;
 	const prefix = typeof code === "string" ? `${code}: ` : "";
 	return `error: ${prefix}${message} (run again with --debug for the stack trace)`;
+}
+
+/**
+ * A message as operators read it: without the package that raised it (`@agent/session-fs: `) or
+ * the spec section a rule comes from (` (S7.12)`); --debug still shows the original. Both
+ * patterns start with a literal, so they run in linear time.
+ */
+export function forOperators(message: string): string {
+	return message.replace(/@agent\/[a-z-]+: /g, "").replace(/ \((?:spec )?S7\.\d+\)/g, "");
 }
 
 /** The stack trace and causes, for --debug. */

@@ -18,11 +18,17 @@ export function renderSessionTable(sessions: readonly SessionMetadata[], paint: 
 			paint("bold", session.id),
 			shortTime(session.lastMessageAt),
 			formatCount(session.messageCount),
-			session.model || "-",
+			modelLabel(session.model),
 			session.source === "cron" ? `cron${session.cronJobId ? `:${session.cronJobId}` : ""}` : session.source,
 			titleOf(session, paint) + (session.archivedAt ? paint("yellow", " [archived]") : ""),
 		]),
 	);
+}
+
+/** A model as operators name it: "demo" for the offline demo model (stored as "demo/demo"), "-" for none. */
+export function modelLabel(model: string): string {
+	if (model === "demo/demo") return "demo";
+	return model || "-";
 }
 
 /** How a session is called: its name, else (dimmed) its first message, else "(unnamed)". */
@@ -38,7 +44,7 @@ export function renderMetadata(session: SessionMetadata, paint: Paint): string[]
 		["name", session.name],
 		["first message", session.name === undefined ? session.firstMessage : undefined],
 		["cwd", session.cwd],
-		["model", session.model || undefined],
+		["model", session.model ? modelLabel(session.model) : undefined],
 		["source", session.source === "cron" ? `cron (job ${session.cronJobId ?? "?"})` : session.source],
 		["created", shortTime(session.createdAt)],
 		["last activity", shortTime(session.lastMessageAt)],
