@@ -35,6 +35,13 @@ function inTerminal(
 }
 
 const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+/** The last line the terminal shows (a redraw returns to a line's start with a carriage return). */
+const lastLine = (screen: string) =>
+	plain(screen)
+		.trim()
+		.split(/\r\n|\r|\n/)
+		.at(-1)
+		?.trim();
 
 describe("pick", () => {
 	it("on a terminal: typing filters, arrow keys move, Enter prints the chosen id", async () => {
@@ -51,11 +58,11 @@ describe("pick", () => {
 		expect(filtered.code).toBe(0);
 		// Newest first: beta, then alpha; one step down from beta is alpha.
 		expect(plain(filtered.screen)).toContain(alpha);
-		expect(plain(filtered.screen).trim().split(/\r\n|\r|\n/).at(-1)?.trim()).toBe(alpha);
+		expect(lastLine(filtered.screen)).toBe(alpha);
 
 		const first = await inTerminal(["--home", cli.home, "pick"], { ready: "pick a session", keys: ["\r"] });
 		expect(plain(first.screen)).toContain("deploy the staging cluster");
-		expect(plain(first.screen).trim().split(/\r\n|\r|\n/).at(-1)?.trim()).toBe(unnamed);
+		expect(lastLine(first.screen)).toBe(unnamed);
 
 		const cancelled = await inTerminal(["--home", cli.home, "pick"], { ready: "pick a session", keys: ["\x1b"] });
 		expect(cancelled.code).toBe(1);
