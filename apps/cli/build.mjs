@@ -1,8 +1,9 @@
 /**
  * Bundles the CLI into dist/cli (part of `pnpm build`, after tsc): one entry file and a chunk per
  * lazily loaded part (each command, the runtime, the LLM stack's callers), so that a command
- * loads a few files instead of hundreds of modules. pi-ai stays outside the bundle (a dependency
- * loaded from node_modules, only by the commands that talk to a model).
+ * loads a few files instead of hundreds of modules. pi-ai and @agent/interop (with its Markdown
+ * and highlighting) stay outside the bundle: dependencies loaded from node_modules, only by the
+ * commands that talk to a model or import and export.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -38,7 +39,7 @@ await build({
 	platform: "node",
 	target: ["node20"],
 	chunkNames: "chunks/[name]-[hash]",
-	external: ["@mariozechner/pi-ai"],
+	external: ["@mariozechner/pi-ai", "@agent/interop"],
 	// CommonJS dependencies (proper-lockfile, cli-progress) call require() for Node's modules.
 	banner: {
 		js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
