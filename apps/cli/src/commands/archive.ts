@@ -1,6 +1,5 @@
 import { Command } from "commander";
 import { SESSION_ID_HELP } from "../args.js";
-
 import type { CliContext } from "../cli-context.js";
 
 export function registerArchive(ctx: CliContext): Command {

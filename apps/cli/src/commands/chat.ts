@@ -2,8 +2,6 @@ import readline from "node:readline";
 import type { AgentSessions } from "@agent/session";
 import { isAgentSessionError } from "@agent/session-format";
 import { Command } from "commander";
-import { SESSION_ID_HELP } from "../args.js";
-
 import type { CliContext } from "../cli-context.js";
 import { errorLine } from "../errors.js";
 import { checkModel } from "../model-option.js";

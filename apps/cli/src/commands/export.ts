@@ -3,7 +3,6 @@ import type { ExportFormat } from "@agent/interop";
 import type { SessionStore, StoredRecord } from "@agent/session-format";
 import { Command, Option } from "commander";
 import { SESSION_ID_HELP } from "../args.js";
-
 import type { CliContext } from "../cli-context.js";
 import { resolveExportTarget, writeChunks, writeExport } from "../io/export-target.js";
 import { type Progress, startProgress } from "../io/progress.js";

@@ -1,5 +1,4 @@
 import { Command, Option } from "commander";
-
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../errors.js";
 import { checkModel } from "../model-option.js";

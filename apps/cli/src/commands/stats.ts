@@ -1,6 +1,5 @@
 import { type SessionStats, summarizeSessions } from "@agent/session-format";
 import { Command } from "commander";
-
 import type { CliContext } from "../cli-context.js";
 import type { Paint } from "../io/colors.js";
 import { formatBytes, formatCost, formatCount } from "../render/format.js";

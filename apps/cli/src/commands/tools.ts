@@ -1,5 +1,5 @@
 import { Command } from "commander";
-
+import { SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { shortTime } from "../render/format.js";
 import { renderTable } from "../render/table.js";
@@ -11,7 +11,7 @@ interface ToolsFlags {
 export function registerTools(ctx: CliContext): Command {
 	return new Command("tools")
 		.description("list a session's tool executions with duration and outcome (derived from its log)")
-		.argument("<id>", "session id")
+		.argument("<id>", SESSION_ID_HELP)
 		.option(
 			"--json",
 			"print an array of { toolCallId, toolName, callSeq, resultSeq, startedAt, endedAt, durationMs, outcome }",

@@ -1,6 +1,5 @@
 import type { SessionStore, VerifyProblem, VerifyReport } from "@agent/session-format";
 import { Command } from "commander";
-
 import type { CliContext } from "../cli-context.js";
 import { ReportedFailure } from "../errors.js";
 import { startProgress } from "../io/progress.js";
