@@ -46,9 +46,8 @@ await build({
 	},
 	define: { __AGENT_SESSIONS_VERSION__: JSON.stringify(version) },
 	legalComments: "none",
-	// Less to parse at every start; names are kept, so --debug stack traces still read.
-	minifyWhitespace: true,
-	minifySyntax: true,
+	// Not minified: it measured no faster to start (V8 pre-parses either quickly), stack traces
+	// read, and the release check finds the bundle's imports of its dependencies.
 	plugins: [englishOnlyZodLocales],
 	logLevel: "warning",
 });
