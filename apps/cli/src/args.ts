@@ -1,10 +1,7 @@
-import { assertSessionId } from "@agent/session-format";
 import { InvalidArgumentError } from "commander";
 
-/** A session id from the command line; an invalid one fails with a clear message and exit 2. */
-export function sessionIdArgument(value: string): string {
-	return assertSessionId(value.trim());
-}
+/** How an id argument is described in help: every command takes a prefix or --last (see session-ids.ts). */
+export const SESSION_ID_HELP = "session id, a unique prefix of one, or --last for the newest session";
 
 /** A commander parser for an integer >= `min`, e.g. `--limit 10` or a seq. */
 export function integerOption(min: number): (value: string) => number {

@@ -1,16 +1,26 @@
 #!/usr/bin/env node
-import { main } from "./main.js";
+import module from "node:module";
 
-// A closed pipe (`agent-sessions show ID | head`) is not an error: stop quietly.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-	if (error.code === "EPIPE") process.exit(0);
-	throw error;
-});
+// Node >= 22.1 keeps compiled code between runs; on Node 20 there is no such cache and nothing to do.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const code = await main(process.argv, {
-	stdin: process.stdin,
-	stdout: process.stdout,
-	stderr: process.stderr,
-	env: process.env,
-});
-process.exitCode = code;
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+	// The one command that needs nothing else: answer before loading any of the CLI.
+	const { CLI_VERSION } = await import("./version.js");
+	process.stdout.write(`${CLI_VERSION}\n`);
+} else {
+	// A closed pipe (`agent-sessions show ID | head`) ends the output, not the command: a turn
+	// being sent still completes and is stored; a command that only prints stops at its next
+	// write (main treats that as success).
+	process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+		if (error.code !== "EPIPE") throw error;
+	});
+	const { main } = await import("./main.js");
+	process.exitCode = await main(process.argv, {
+		stdin: process.stdin,
+		stdout: process.stdout,
+		stderr: process.stderr,
+		env: process.env,
+	});
+}

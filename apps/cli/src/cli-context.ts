@@ -8,7 +8,10 @@ type OutStream = Writable & { isTTY?: boolean };
 /** What every command gets: where to write, the store home, and the runtime (opened on first use). */
 export class CliContext {
 	readonly out: Output;
+	/** With --json, errors (commander's too) are printed as JSON on stderr. */
+	jsonErrors = false;
 	private runtime: Promise<AgentSessions> | undefined;
+	private reader: Promise<SessionStore> | undefined;
 	private homeOption: string | undefined;
 	private storeOption: string | undefined;
 
@@ -48,7 +51,44 @@ export class CliContext {
 		return this.runtime;
 	}
 
+	/** The store through the runtime (with config.yaml's durability): for commands that write. */
 	async store(): Promise<SessionStore> {
 		return (await this.sessions()).store;
+	}
+
+	/**
+	 * The file store for commands that only read: opened without config.yaml or the LLM stack,
+	 * which reading needs neither of (what makes `list`, `show` or `tail` start fast).
+	 */
+	readStore(): Promise<SessionStore> {
+		this.reader ??=
+			this.runtime?.then((runtime) => runtime.store) ??
+			import("@agent/session-fs").then(async ({ createFileStore, resolveHome }) => {
+				const home = resolveHome(this.homeOption);
+				// Another store (--store, AGENT_STORE, config.yaml's store:) is chosen by the runtime.
+				if (this.storeOption !== undefined || (await this.mayChooseAnotherStore(home))) return this.store();
+				return createFileStore({ home });
+			});
+		return this.reader;
+	}
+
+	/**
+	 * Whether the store selection might not be the file store at `home`: AGENT_STORE (unless --home
+	 * was given), or a config.yaml that names a `store:`. The file is only searched for the key
+	 * here, without the YAML parser: parsing it is the runtime's job and costs the start-up time
+	 * read-only commands save.
+	 */
+	private async mayChooseAnotherStore(home: string): Promise<boolean> {
+		if (this.homeOption === undefined && this.io.env.AGENT_STORE) return true;
+		const { readFile } = await import("node:fs/promises");
+		const { join } = await import("node:path");
+		const config = await readFile(join(home, "config.yaml"), "utf8").catch(() => "");
+		return /^store\s*:/m.test(config);
+	}
+
+	/** The session an id argument names: a whole id, or a unique prefix of one (see session-ids.ts). */
+	async sessionId(raw: string): Promise<string> {
+		const { resolveSessionId } = await import("./session-ids.js");
+		return resolveSessionId(await this.readStore(), raw);
 	}
 }

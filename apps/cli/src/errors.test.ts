@@ -1,4 +1,4 @@
-import { InvalidSessionIdError, SessionNotFoundError } from "@agent/session-format";
+import { AgentSessionError, InvalidSessionIdError, SessionNotFoundError } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { EXIT_FAILURE, EXIT_USAGE, errorLine, exitCodeFor, ReportedFailure, UsageError } from "./errors.js";
 
@@ -26,6 +26,14 @@ describe("errorLine", () => {
 		const line = errorLine(new UsageError(`${message}\n${message}`));
 		// Compared as a boolean: a failing toBe would diff two megabyte strings.
 		expect(line === `error: x${" \t".repeat(500_000)}! x${" \t".repeat(500_000)}!`).toBe(true);
+	});
+
+	it("speaks to operators: no package prefix, no spec section number", () => {
+		const error = new AgentSessionError("INVALID_ARGUMENT", "@agent/session-fs: limit must be a whole number >= 1");
+		expect(errorLine(error)).toBe("error: limit must be a whole number >= 1");
+		expect(errorLine(new UsageError("@agent/session-format: content must be an array (S7.12); fix it"))).toBe(
+			"error: content must be an array; fix it",
+		);
 	});
 
 	it("points at --debug for errors that are not ours", () => {

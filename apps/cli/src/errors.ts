@@ -1,4 +1,4 @@
-import { isAgentSessionError } from "@agent/session-format";
+import { type AgentErrorCode, isAgentSessionError } from "@agent/session-format";
 
 /** Exit codes: 0 ok, 1 failure, 2 usage error or invalid id. */
 export const EXIT_OK = 0;
@@ -24,12 +24,49 @@ export class ReportedFailure extends Error {
 	}
 }
 
+const AGENT_ERROR_CODES: ReadonlySet<string> = new Set<AgentErrorCode>([
+	"INVALID_SESSION_ID",
+	"SESSION_NOT_FOUND",
+	"SESSION_LOCKED",
+	"CORRUPT_RECORD",
+	"INVALID_RECORD",
+	"INVALID_ARGUMENT",
+	"STORAGE_FAILURE",
+	"COMPACTION_FAILED",
+	"MODEL_NOT_FOUND",
+	"MODEL_FAILED",
+	"ABORTED",
+]);
+
+/**
+ * The code of an error our packages raised, or undefined. Checked by shape, not class: the
+ * bundled CLI holds its own copy of @agent/session-format, and a package loaded beside the bundle
+ * (@agent/interop) throws the errors of another copy.
+ */
+export function agentErrorCode(error: unknown): AgentErrorCode | undefined {
+	if (isAgentSessionError(error)) return error.code;
+	const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+	return typeof code === "string" && AGENT_ERROR_CODES.has(code) ? (code as AgentErrorCode) : undefined;
+}
+
 /** The exit code for an error: 2 for usage errors and invalid ids, else 1. */
 export function exitCodeFor(error: unknown): number {
 	if (error instanceof ReportedFailure) return error.exitCode;
 	if (error instanceof UsageError) return EXIT_USAGE;
-	if (isAgentSessionError(error, "INVALID_SESSION_ID")) return EXIT_USAGE;
+	if (agentErrorCode(error) === "INVALID_SESSION_ID") return EXIT_USAGE;
 	return EXIT_FAILURE;
+}
+
+/**
+ * The code --json prints with an error: the store's (SESSION_NOT_FOUND, SESSION_LOCKED...), USAGE
+ * for a mistake in the command line, the system's (ENOENT...), else FAILURE.
+ */
+export function errorCode(error: unknown): string {
+	const agentCode = agentErrorCode(error);
+	if (agentCode !== undefined) return agentCode;
+	if (error instanceof UsageError) return "USAGE";
+	const code = (error as NodeJS.ErrnoException | undefined)?.code;
+	return typeof code === "string" ? code : "FAILURE";
 }
 
 /**
@@ -37,11 +74,20 @@ export function exitCodeFor(error: unknown): number {
  * already say what to do; for anything else (a bug, a system error) the line points at --debug.
  */
 export function errorLine(error: unknown): string {
-	const message = oneLine(error instanceof Error ? error.message : String(error));
-	if (error instanceof UsageError || isAgentSessionError(error)) return `error: ${message}`;
+	const message = forOperators(oneLine(error instanceof Error ? error.message : String(error)));
+	if (error instanceof UsageError || agentErrorCode(error) !== undefined) return `error: ${message}`;
 	const code = (error as NodeJS.ErrnoException | undefined)?.code;
 	const prefix = typeof code === "string" ? `${code}: ` : "";
 	return `error: ${prefix}${message} (run again with --debug for the stack trace)`;
+}
+
+/**
+ * A message as operators read it: without the package that raised it (`@agent/session-fs: `) or
+ * the spec section a rule comes from (` (S7.12)`); --debug still shows the original. Both
+ * patterns start with a literal, so they run in linear time.
+ */
+export function forOperators(message: string): string {
+	return message.replace(/@agent\/[a-z-]+: /g, "").replace(/ \((?:spec )?S7\.\d+\)/g, "");
 }
 
 /** The stack trace and causes, for --debug. */

@@ -1,31 +1,15 @@
 import { Command, InvalidArgumentError, Option } from "commander";
+import { scanArgs } from "./argv-scan.js";
 import type { CliContext } from "./cli-context.js";
-import { registerAppend } from "./commands/append.js";
-import { registerArchive, registerUnarchive } from "./commands/archive.js";
-import { registerBranch } from "./commands/branch.js";
-import { registerChat } from "./commands/chat.js";
-import { registerCompact } from "./commands/compact.js";
-import { registerContext } from "./commands/context.js";
-import { registerCreate } from "./commands/create.js";
-import { registerDelete } from "./commands/delete.js";
-import { registerExport } from "./commands/export.js";
-import { registerFork } from "./commands/fork.js";
-import { registerImport } from "./commands/import.js";
-import { registerLabel } from "./commands/label.js";
-import { registerList } from "./commands/list.js";
-import { registerMigrate } from "./commands/migrate.js";
-import { registerName } from "./commands/name.js";
-import { registerSend } from "./commands/send.js";
-import { registerShow } from "./commands/show.js";
-import { registerStats } from "./commands/stats.js";
-import { registerTail } from "./commands/tail.js";
-import { registerTools } from "./commands/tools.js";
-import { registerTurns } from "./commands/turns.js";
-import { registerVerify } from "./commands/verify.js";
+import { COMMANDS, type RegisterCommand } from "./commands/registry.js";
 import { CLI_VERSION } from "./version.js";
 
-/** The `agent-sessions` command line: global options and every command. */
-export function buildProgram(ctx: CliContext): Command {
+/**
+ * The `agent-sessions` command line: global options and the commands. Given the arguments, only
+ * the command they name is loaded (see commands/registry.ts); without, or when they name none,
+ * every command is.
+ */
+export async function buildProgram(ctx: CliContext, args?: readonly string[]): Promise<Command> {
 	const program = new Command("agent-sessions")
 		.description("Inspect, repair and drive agent sessions stored as append-only JSONL logs.")
 		.version(CLI_VERSION, "-V, --version")
@@ -50,31 +34,10 @@ export function buildProgram(ctx: CliContext): Command {
 			ctx.setStore(program.opts<{ store?: string }>().store);
 		});
 
-	for (const register of [
-		registerCreate,
-		registerAppend,
-		registerList,
-		registerShow,
-		registerTail,
-		registerContext,
-		registerCompact,
-		registerFork,
-		registerBranch,
-		registerName,
-		registerLabel,
-		registerArchive,
-		registerUnarchive,
-		registerDelete,
-		registerVerify,
-		registerStats,
-		registerSend,
-		registerChat,
-		registerImport,
-		registerExport,
-		registerTools,
-		registerTurns,
-		registerMigrate,
-	]) {
+	const named = args === undefined ? undefined : scanArgs(args).command;
+	const names = named === undefined ? Object.keys(COMMANDS) : [named];
+	const registers = await Promise.all(names.map((name) => (COMMANDS[name] as () => Promise<RegisterCommand>)()));
+	for (const register of registers) {
 		const command = register(ctx);
 		// Subcommands inherit the output settings and report errors the same way.
 		command
@@ -101,7 +64,10 @@ function outputFor(ctx: CliContext, commandLine: string) {
 	return {
 		writeOut: (text: string) => void ctx.io.stdout.write(text),
 		writeErr: (text: string) => void ctx.io.stderr.write(text),
-		outputError: (text: string, write: (text: string) => void) =>
-			write(`${ctx.out.paintErr("red", `${text.trimEnd()} (see \`${commandLine} --help\`)`)}\n`),
+		outputError: (text: string, write: (text: string) => void) => {
+			const message = `${text.trim().replace(/^error: /, "")} (see \`${commandLine} --help\`)`;
+			if (ctx.jsonErrors) write(`${JSON.stringify({ error: { code: "USAGE", message } })}\n`);
+			else write(`${ctx.out.paintErr("red", `error: ${message}`)}\n`);
+		},
 	};
 }

@@ -1,4 +1,10 @@
 import { createRequire } from "node:module";
 
-/** The version of this package, from its package.json. */
-export const CLI_VERSION: string = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+/** Set by the bundler (build.mjs); the unbundled build reads package.json. */
+declare const __AGENT_SESSIONS_VERSION__: string | undefined;
+
+/** The version of this package. */
+export const CLI_VERSION: string =
+	typeof __AGENT_SESSIONS_VERSION__ === "string"
+		? __AGENT_SESSIONS_VERSION__
+		: (createRequire(import.meta.url)("../package.json") as { version: string }).version;

@@ -8,6 +8,7 @@ import { registerHealthRoutes } from "./routes/health.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMessageRoutes } from "./routes/messages.js";
 import { registerModelRoutes } from "./routes/models.js";
+import { registerSearchRoutes } from "./routes/search.js";
 import { registerSessionActionRoutes } from "./routes/session-actions.js";
 import { registerSessionReadRoutes } from "./routes/session-reads.js";
 import { registerSessionRoutes } from "./routes/sessions.js";
@@ -113,6 +114,7 @@ export function createApp(options: AppOptions): Hono {
 	};
 	registerHealthRoutes(app);
 	registerSessionRoutes(app, deps);
+	registerSearchRoutes(app, deps);
 	registerSessionReadRoutes(app, deps);
 	registerMessageRoutes(app, deps);
 	registerTurnRoutes(app, deps);

@@ -101,6 +101,17 @@ export const listQuery = z.object({
 	cursor: z.string().min(1).max(500).optional(),
 });
 
+/** GET /api/search: the text (`q`), archived sessions too or only, a working directory, how many hits. */
+export const searchQuery = z.object({
+	q: z.string().trim().min(1, "give the text to look for in q").max(1000),
+	archived: z
+		.enum(["1", "0", "true", "false", "only"])
+		.transform((value) => (value === "only" ? ("only" as const) : value === "1" || value === "true"))
+		.optional(),
+	cwd: z.string().max(4096).optional(),
+	limit: queryInt(1, 500).optional(),
+});
+
 /** GET /api/sessions/:id/records: `after` pages forwards, `before` backwards (newest first pages). */
 export const recordsQuery = z
 	.object({

@@ -160,6 +160,7 @@ export type {
 	OpenOptions,
 	ReadOptions,
 	RecordProblem,
+	SearchOptions,
 	SessionImportTarget,
 	SessionLease,
 	SessionStore,
@@ -168,6 +169,7 @@ export type {
 	VerifyReport,
 } from "./store-contract.js";
 export { isImportTarget } from "./store-contract.js";
+export { MAX_SEARCH_QUERY_CHARS, type SearchHit, type TextMatcher, textMatcher } from "./text-search.js";
 export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
 export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";
 export { isIsoTimestamp, validateRecordInput } from "./validate.js";

@@ -1,3 +1,4 @@
+import { contentText } from "./content.js";
 import { sessionIdTime } from "./ids.js";
 import { emptyMetrics, emptyTokenTotals, type SessionMetadata, type TokenTotals } from "./metadata.js";
 import { isSideRecord, parentSeqOf, type SessionHeader, type StoredRecord, type Usage } from "./records.js";
@@ -10,6 +11,15 @@ import type { CreateSessionOptions } from "./store-contract.js";
  * come from the `session` header its first record carries; a log written before headers existed
  * has none, and its facts are taken from the metadata.json it had (see `rebuildBase`).
  */
+
+/** The longest `firstMessage` kept in metadata. */
+export const FIRST_MESSAGE_CHARS = 120;
+
+/** A message's text as `firstMessage` keeps it: whitespace collapsed, cut with "…" at FIRST_MESSAGE_CHARS. */
+export function firstMessagePreview(text: string): string {
+	const collapsed = text.replace(/\s+/g, " ").trim();
+	return collapsed.length <= FIRST_MESSAGE_CHARS ? collapsed : `${collapsed.slice(0, FIRST_MESSAGE_CHARS - 1)}…`;
+}
 
 /** The metadata of a new session, before any record. */
 export function newMetadata(id: string, options: CreateSessionOptions, now: Date): SessionMetadata {
@@ -126,6 +136,10 @@ export function applyRecord(metadata: SessionMetadata, record: StoredRecord): vo
 	switch (record.recordType) {
 		case "message":
 			metadata.messageCount++;
+			if (record.role === "user" && metadata.firstMessage === undefined) {
+				const text = firstMessagePreview(contentText(record.content));
+				if (text.length > 0) metadata.firstMessage = text;
+			}
 			if (record.role === "assistant") {
 				if (record.provider && record.model) metadata.model = `${record.provider}/${record.model}`;
 				if (record.usage) addUsage(metadata, record.usage, record.provider, record.model);

@@ -64,6 +64,11 @@ export const sessionMetadataSchema = z.object({
 	importedFrom: z.object({ format: z.string(), sourceId: z.string() }).optional(),
 	/** The working directory the session belongs to (a project), when it records one. */
 	cwd: z.string().optional(),
+	/**
+	 * The text of the first user message, whitespace collapsed, cut at FIRST_MESSAGE_CHARS: what
+	 * shows an unnamed session in lists and pickers.
+	 */
+	firstMessage: z.string().optional(),
 });
 
 export type SessionSource = z.infer<typeof sessionSourceSchema>;

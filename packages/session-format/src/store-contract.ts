@@ -13,6 +13,7 @@ import type { LeaseHolder } from "./errors.js";
 import type { SessionMetadata, SessionSource } from "./metadata.js";
 import type { LineProblemCode } from "./parse.js";
 import type { RecordInput, SessionRecord, StoredRecord } from "./records.js";
+import type { SearchHit } from "./text-search.js";
 
 export interface CreateSessionOptions {
 	name?: string;
@@ -102,6 +103,16 @@ export interface ListOptions {
 	cursor?: string;
 }
 
+export interface SearchOptions {
+	/** Default false: archived sessions are not searched. "only" searches just them; true both. */
+	archived?: boolean | "only";
+	/** Only sessions that record this working directory. */
+	cwd?: string;
+	/** At most this many hits (default 100). */
+	limit?: number;
+	signal?: AbortSignal;
+}
+
 export interface ListPage {
 	/** Newest lastMessageAt first (S7.5). */
 	sessions: SessionMetadata[];
@@ -175,6 +186,12 @@ export interface SessionStore {
 	tail(id: string, n: number, options?: ReadOptions): Promise<StoredRecord[]>;
 	list(options?: ListOptions): Promise<ListPage>;
 	metadata(id: string): Promise<SessionMetadata>;
+	/**
+	 * Full-text search of message text (`textMatcher` in text-search.ts decides what matches and
+	 * words the snippet): hits in sessions of newest activity first, by seq within a session, one
+	 * per record, at most `limit`.
+	 */
+	search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
 	/** Takes the cross-process single-writer lease (waiting up to waitMs). */
 	lease(id: string, options?: { waitMs?: number; signal?: AbortSignal }): Promise<SessionLease>;
 	/** A new session holding the path up to atSeq, compaction references remapped. */

@@ -66,6 +66,7 @@ const METADATA_KEYS = [
 	"compactionCount",
 	"importedFrom",
 	"cwd",
+	"firstMessage",
 ];
 /** Required here: the schema gives them defaults, and a file without them goes to the schema. */
 const REQUIRED_STRINGS = ["id", "createdAt", "lastMessageAt", "model"];
@@ -77,6 +78,7 @@ const OPTIONAL_STRINGS = [
 	"identityKey",
 	"thinkingLevel",
 	"cwd",
+	"firstMessage",
 ];
 const WHOLE_COUNTS = ["messageCount", "lastSeq", "logBytes"];
 const TOTALS_KEYS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "turns"];

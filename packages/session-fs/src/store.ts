@@ -19,6 +19,8 @@ import {
 	openInMemory,
 	type ReadOptions,
 	type RecordInput,
+	type SearchHit,
+	type SearchOptions,
 	type SessionImportTarget,
 	type SessionLease,
 	type SessionMetadata,
@@ -44,6 +46,7 @@ import { metadataSnapshotPath, resolveHome, type SessionPaths, sessionPaths, ses
 import { type ReadContext, readAll, readFromSeq, tailRecords } from "./read-ops.js";
 import { resumeSession } from "./resume.js";
 import { makePrivateDir } from "./safe-files.js";
+import { searchLogs } from "./search.js";
 import { createLog, makeSessionDir, makeSessionsRoot, syncNewDirectory } from "./session-files.js";
 import { verifySession } from "./verify.js";
 
@@ -173,6 +176,23 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		const pending = this.deferred.get(id);
 		if (pending) return pending.metadata;
 		return withLogView(paths, this.options, async (view) => cloneMetadata(view.state.metadata));
+	}
+
+	async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+		const limit = options.limit;
+		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+			throw invalidArgument(`search limit must be a whole number >= 1, got ${limit}`);
+		}
+		const listing: ListOptions = { archived: options.archived ?? false };
+		if (options.cwd !== undefined) listing.cwd = options.cwd;
+		const { sessions } = await this.list(listing);
+		return searchLogs(query, options, {
+			sessions,
+			paths: (id) => this.pathsOf(id),
+			pending: (id) => this.deferred.get(id)?.records,
+			maxLineBytes: this.options.maxLineBytes,
+			chunkBytes: this.options.forwardChunkBytes,
+		});
 	}
 
 	async lease(id: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<SessionLease> {

@@ -91,3 +91,14 @@ export async function* rowsBackward(
 export function rowType(record: StoredRecord): string {
 	return record.recordType === "opaque" ? String(record.original.recordType ?? "opaque") : record.recordType;
 }
+
+/**
+ * A value as text for a jsonb column. jsonb cannot hold U+0000 (a name or first message may),
+ * so it becomes U+FFFD there: jsonb columns are caches of the records, whose lines (text
+ * columns holding JSON, where U+0000 stays an escape) keep every character exactly.
+ */
+export function jsonbText(value: unknown): string {
+	return JSON.stringify(value, (_key, inner: unknown) =>
+		typeof inner === "string" && inner.includes("\u0000") ? inner.replaceAll("\u0000", "\uFFFD") : inner,
+	);
+}

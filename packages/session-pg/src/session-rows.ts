@@ -6,7 +6,7 @@ import {
 	type StoredRecord,
 } from "@agent/session-format";
 import { notFound, PREFIX } from "./errors.js";
-import { type Db, decodeRow, rowsForward, rowType } from "./rows.js";
+import { type Db, decodeRow, jsonbText, rowsForward, rowType } from "./rows.js";
 
 interface SessionRow {
 	created: SessionMetadata;
@@ -54,7 +54,7 @@ export async function rebuildMetadata(db: Db, id: string, created: SessionMetada
 function metadataValues(metadata: SessionMetadata): unknown[] {
 	return [
 		metadata.id,
-		JSON.stringify(metadata),
+		jsonbText(metadata),
 		metadata.lastSeq,
 		sortKey(metadata),
 		metadata.archivedAt !== undefined,
@@ -101,7 +101,7 @@ export async function writeAppend(
 export async function saveMetadata(db: Db, metadata: SessionMetadata, onlyIfStaleAt?: number): Promise<void> {
 	const values = [
 		metadata.id,
-		JSON.stringify(metadata),
+		jsonbText(metadata),
 		metadata.lastSeq,
 		sortKey(metadata),
 		metadata.archivedAt !== undefined,
@@ -152,7 +152,7 @@ export async function rebuildStale(db: Db): Promise<void> {
 export async function insertSession(db: Db, created: SessionMetadata, metadata: SessionMetadata): Promise<void> {
 	await db.query(
 		"INSERT INTO agent_sessions (id, created, metadata, last_seq, sort_ms, archived, source, identity_key, cwd, name) VALUES ($1, $2, $3, 0, 0, false, 'interactive', NULL, NULL, NULL)",
-		[created.id, JSON.stringify(created), JSON.stringify(metadata)],
+		[created.id, jsonbText(created), jsonbText(metadata)],
 	);
 	await saveMetadata(db, metadata);
 }

@@ -19,6 +19,8 @@ import {
 	openInMemory,
 	type ReadOptions,
 	type RecordInput,
+	type SearchHit,
+	type SearchOptions,
 	type SessionImportTarget,
 	type SessionLease,
 	type SessionMetadata,
@@ -34,7 +36,8 @@ import { PgLease } from "./lease.js";
 import { listPage } from "./list.js";
 import { migrate } from "./migrations.js";
 import { findRecord, walkRows } from "./read-path.js";
-import { type Db, decodeRow, type RecordRow, rowsForward } from "./rows.js";
+import { type Db, decodeRow, jsonbText, type RecordRow, rowsForward } from "./rows.js";
+import { searchRows } from "./search.js";
 import { insertRecords, insertSession, loadMetadata, saveMetadata, where } from "./session-rows.js";
 import { verifySession } from "./verify.js";
 import { type WriteTx, withWriteTx } from "./write-tx.js";
@@ -201,6 +204,10 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		return this.db(`reading session ${id}`, (db) => loadMetadata(db, id));
 	}
 
+	async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+		return this.db("searching sessions", (db) => searchRows(db, query, options));
+	}
+
 	async lease(id: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<SessionLease> {
 		await this.materialized(id);
 		return PgLease.acquire(this.pool, id, options.waitMs ?? this.waitMs, this.now);
@@ -274,7 +281,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 			const metadata = { ...cloneMetadata(facts), id, lastSeq: 0, logBytes: 0 };
 			await db.query(
 				"INSERT INTO agent_sessions (id, created, metadata, sort_ms) VALUES ($1, $2, $2, 0) ON CONFLICT (id) DO NOTHING",
-				[id, JSON.stringify(metadata)],
+				[id, jsonbText(metadata)],
 			);
 			const { rows } = await db.query<{ last_seq: number; metadata: SessionMetadata | null }>(
 				"SELECT last_seq, metadata FROM agent_sessions WHERE id = $1",

@@ -168,6 +168,41 @@ function compactionGoals(rows: readonly Row[]): GoalResult[] {
 			detail: `${formatMs(row.ours?.medianMs ?? Number.NaN)}, ${row.ours?.facts?.chunks ?? "?"} summarizer calls, peak RSS growth ${formatBytes(growth)}`,
 		});
 	}
+	goals.push(...cliGoals(rows));
+	for (const row of section(rows, "Search message text")) {
+		const ms = row.ours?.medianMs ?? Number.NaN;
+		goals.push({
+			goal: `Search ${row.label}: under 0.5 s`,
+			met: row.ours?.status === "ok" ? ms < 500 : undefined,
+			detail: `${formatMs(ms)} (CPU ${formatMs(row.ours?.medianCpuMs ?? Number.NaN)}); ${row.ours?.facts?.hits ?? "?"} hits`,
+		});
+	}
+	return goals;
+}
+
+/** The CLI's start-to-exit goals: at most this many times a bare Node start measured in the same run. */
+const CLI_GOALS: ReadonlyArray<[prefix: string, bound: number]> = [
+	["--version", 1.6],
+	["list --json", 2.5],
+	["context ", 4],
+	["show ", 2.5],
+	["tail ", 2.5],
+	["stats", 2.5],
+];
+
+function cliGoals(rows: readonly Row[]): GoalResult[] {
+	const goals: GoalResult[] = [];
+	for (const row of section(rows, "CLI, whole process")) {
+		const bound = CLI_GOALS.find(([prefix]) => row.label.startsWith(prefix))?.[1];
+		if (bound === undefined) continue;
+		const r = ratio(row.ours, row.floor);
+		const piFigure = row.pi?.status === "ok" ? `; pi in-process ${formatMs(row.pi.medianMs)}` : "";
+		goals.push({
+			goal: `agent-sessions ${row.label}: at most ${bound}x a bare node start`,
+			met: r === undefined ? undefined : r <= bound,
+			detail: `${formatRatio(r)} (CPU ${formatRatio(cpuRatio(row.ours, row.floor))}; ${formatMs(row.ours?.medianMs ?? Number.NaN)} vs ${formatMs(row.floor?.medianMs ?? Number.NaN)})${piFigure}`,
+		});
+	}
 	return goals;
 }
 

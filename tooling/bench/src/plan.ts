@@ -15,6 +15,8 @@ export interface Plan {
 	/** Records per append call in the batched rows. */
 	appendBatch: number;
 	tailRecords: number;
+	/** The CLI's start-to-exit rows: a session with a late compaction, and a home of many sessions. */
+	cli: { session: SessionSpec; listing: { sessions: number; bytesEach: number } };
 	/** Runs per timed case (the median is reported): fast cases, and slow ones (pi on large files). */
 	runs: { fast: number; slow: number; appends: number };
 	/** A child process is killed after this long, and the case reported as a timeout. */
@@ -40,6 +42,7 @@ export function planFor(mode: "full" | "quick"): Plan {
 			appendRecords: 10_000,
 			appendBatch: 10,
 			tailRecords: 20,
+			cli: { session: { bytes: 100 * MB, live }, listing: { sessions: 2_000, bytesEach: 50_000 } },
 			runs: { fast: 16, slow: 2, appends: 4 },
 			timeoutMs: 300_000,
 		};
@@ -58,6 +61,7 @@ export function planFor(mode: "full" | "quick"): Plan {
 		appendRecords: 1_000,
 		appendBatch: 10,
 		tailRecords: 20,
+		cli: { session: { bytes: 32 * MB, live }, listing: { sessions: 2_000, bytesEach: 50_000 } },
 		runs: { fast: 5, slow: 3, appends: 3 },
 		timeoutMs: 120_000,
 	};

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { sessionPaths } from "@agent/session-fs";
+import { CLI_BIN } from "./cases/cli-run.js";
 import { type ListingDataset, listingDataset, type SessionDataset, sessionDataset } from "./generate/datasets.js";
 import { type Contender, interleaved } from "./interleave.js";
 import type { Measurement } from "./measure.js";
@@ -27,12 +28,25 @@ export interface Datasets {
 	/** Linear sessions for the compaction rows, smallest first. */
 	compaction: SessionDataset[];
 	listings: ListingDataset[];
+	/** For the CLI and search rows (absent when neither is wanted). */
+	cliSession?: SessionDataset;
+	cliListing?: ListingDataset;
 }
 
 type Log = (line: string) => void;
 
 /** The groups of cases `--only` can pick. */
-export const CASE_GROUPS = ["resume", "linear", "list", "append", "fsync", "tail", "compaction"] as const;
+export const CASE_GROUPS = [
+	"resume",
+	"linear",
+	"list",
+	"append",
+	"fsync",
+	"tail",
+	"compaction",
+	"cli",
+	"search",
+] as const;
 export type CaseGroup = (typeof CASE_GROUPS)[number];
 
 /** Generates (or finds cached) the inputs of the wanted groups of cases. */
@@ -54,7 +68,12 @@ export async function prepareDatasets(
 	for (const listing of want("list") ? plan.listings : []) {
 		listings.push(await listingDataset(dataRoot, listing.sessions, listing.bytesEach, log));
 	}
-	return { resume, linear, compaction, listings };
+	const datasets: Datasets = { resume, linear, compaction, listings };
+	if (want("cli")) datasets.cliSession = await sessionDataset(dataRoot, plan.cli.session, log);
+	if (want("cli") || want("search")) {
+		datasets.cliListing = await listingDataset(dataRoot, plan.cli.listing.sessions, plan.cli.listing.bytesEach, log);
+	}
+	return datasets;
 }
 
 export function sizeLabel(bytes: number): string {
@@ -245,7 +264,62 @@ export async function runSuite(
 			inputBytes: middle.written.bytes,
 		});
 	}
+	await cliRows(plan, data, compare, done);
+	if (want("search") && data.cliListing) {
+		const listing = data.cliListing;
+		const label = `${plan.cli.listing.sessions.toLocaleString("en-US")} × ${sizeLabel(plan.cli.listing.bytesEach)}`;
+		for (const [query, what] of [
+			["torn tail", "a phrase in many messages, every hit"],
+			["quokka", "a word in none"],
+		] as const) {
+			done({
+				section: "Search message text",
+				label: `${label}: ${what} ("${query}")`,
+				...(await compare({
+					name: "search-ours",
+					params: { home: listing.oursHome, query, limit: 1_000_000, runs: fast },
+				})),
+				inputBytes: listing.oursBytes,
+			});
+		}
+	}
 	return rows;
+}
+
+type Compare = (ours?: Contender, pi?: Contender, floor?: Contender) => Promise<Pick<Row, "ours" | "pi" | "floor">>;
+
+/**
+ * The CLI as a whole process, start to exit, beside a bare `node -e 0` (the floor) and pi's
+ * in-process figure for the same work where it has one (listing, resume).
+ */
+async function cliRows(plan: Plan, data: Datasets, compare: Compare, done: (row: Row) => void): Promise<void> {
+	const session = data.cliSession;
+	const listing = data.cliListing;
+	if (!session || !listing) return;
+	const runs = plan.runs.fast;
+	const floor: Contender = { name: "cli-run", params: { args: ["-e", "0"], runs } };
+	const cli = (...args: string[]): Contender => ({ name: "cli-run", params: { args: [CLI_BIN, ...args], runs } });
+	const big = sizeLabel(session.written.bytes);
+	const many = `${plan.cli.listing.sessions.toLocaleString("en-US")} sessions`;
+	const section = "CLI, whole process (floor: node -e 0)";
+	const row = async (label: string, ours: Contender, pi?: Contender) =>
+		done({ section, label, ...(await compare(ours, pi, floor)) });
+	await row("--version", cli("--version"));
+	await row(
+		`list --json, ${many}`,
+		cli("--home", listing.oursHome, "list", "--json"),
+		plan.cli.listing.sessions <= 2_000
+			? { name: "list-pi", params: { dir: listing.piDir, runs: plan.runs.slow } }
+			: undefined,
+	);
+	await row(
+		`context ID --json, ${big} with a late compaction`,
+		cli("--home", session.oursHome, "context", session.oursId, "--json"),
+		{ name: "resume-pi", params: { path: session.piPath, runs: plan.runs.slow } },
+	);
+	await row(`show ID --last 20, ${big}`, cli("--home", session.oursHome, "show", session.oursId, "--last", "20"));
+	await row(`tail ID, ${big}`, cli("--home", session.oursHome, "tail", session.oursId));
+	await row(`stats, ${many}`, cli("--home", listing.oursHome, "stats"));
 }
 
 function summary(row: Row): string {

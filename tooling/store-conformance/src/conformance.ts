@@ -10,6 +10,7 @@ import { describeList } from "./list.js";
 import { describeLogIsTruth } from "./log-is-truth.js";
 import { describeOpen } from "./open.js";
 import { describeRead } from "./read.js";
+import { describeSearch } from "./search.js";
 import { describeTree } from "./tree.js";
 import { describeVerify } from "./verify.js";
 
@@ -40,6 +41,7 @@ export function runStoreConformance(name: string, makeStore: MakeStore): void {
 		describeRead(context);
 		describeOpen(context);
 		describeList(context);
+		describeSearch(context);
 		describeTree(context);
 		describeLifecycle(context);
 		describeLease(context);

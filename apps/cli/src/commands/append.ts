@@ -1,6 +1,6 @@
 import { InvalidRecordError, type RecordInput, type SessionStore } from "@agent/session-format";
 import { Command } from "commander";
-import { secondsOption, sessionIdArgument } from "../args.js";
+import { SESSION_ID_HELP, secondsOption } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { type InputLine, lineBatches } from "../io/line-batches.js";
 
@@ -20,11 +20,11 @@ export function registerAppend(ctx: CliContext): Command {
 		.description(
 			"append records read as JSONL from stdin (recordType and its fields; seq, schemaVersion and timestamp are filled in); prints each assigned seq once it is durable",
 		)
-		.argument("<id>", "session id")
+		.argument("<id>", SESSION_ID_HELP)
 		.option("--wait <seconds>", "how long to wait for another writer's lease", secondsOption, 30)
 		.option("--json", "print each appended record as a JSON line instead of its seq")
 		.action(async (rawId: string, flags: AppendFlags) => {
-			const id = sessionIdArgument(rawId);
+			const id = await ctx.sessionId(rawId);
 			const store = await ctx.store();
 			await store.metadata(id); // fail fast on an unknown session, even with empty input
 			if (ctx.io.stdin.isTTY) ctx.out.note("Reading JSONL records from stdin; end with Ctrl-D.");

@@ -2,7 +2,6 @@ import readline from "node:readline";
 import type { AgentSessions } from "@agent/session";
 import { isAgentSessionError } from "@agent/session-format";
 import { Command } from "commander";
-import { sessionIdArgument } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { errorLine } from "../errors.js";
 import { checkModel } from "../model-option.js";
@@ -25,7 +24,7 @@ export function registerChat(ctx: CliContext): Command {
 			// A new chat is deferred: leaving before the first reply (or a failed first turn) leaves nothing on disk.
 			const newSession = async () =>
 				(await sessions.create({ deferred: true, ...(flags.model !== undefined ? { model: flags.model } : {}) })).id;
-			const id = rawId === undefined ? await newSession() : sessionIdArgument(rawId);
+			const id = rawId === undefined ? await newSession() : await ctx.sessionId(rawId);
 			const metadata = await sessions.metadata(id);
 			const interactive = ctx.io.stdin.isTTY === true;
 			const model = flags.model ?? (metadata.model || sessions.defaultModel());

@@ -1,7 +1,7 @@
 import { type CompactionPlan, renderPartPrompt } from "@agent/compaction";
 import type { AgentSessions, PlanCompactionOptions } from "@agent/session";
 import { Command } from "commander";
-import { integerOption, sessionIdArgument } from "../args.js";
+import { integerOption, SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../errors.js";
 import { checkModel } from "../model-option.js";
@@ -20,7 +20,7 @@ interface CompactFlags {
 export function registerCompact(ctx: CliContext): Command {
 	return new Command("compact")
 		.description("summarize the older part of a session's context into a compaction record and print it")
-		.argument("<id>", "session id")
+		.argument("<id>", SESSION_ID_HELP)
 		.option("--model <model>", 'the summarizer: "provider/model-id", or "demo" (offline)')
 		.option("--keep-recent-tokens <n>", "recent tokens to keep word for word (default: config.yaml)", integerOption(0))
 		.option("--instructions <text>", "extra instructions for the summary, e.g. what to focus on")
@@ -34,7 +34,7 @@ export function registerCompact(ctx: CliContext): Command {
 			"print the compaction record (null when there is nothing to compact); with --dry-run { model, plan } (and prompts with --prompts)",
 		)
 		.action(async (rawId: string, flags: CompactFlags) => {
-			const id = sessionIdArgument(rawId);
+			const id = await ctx.sessionId(rawId);
 			if (flags.model !== undefined) await checkModel(flags.model);
 			const sessions = await ctx.sessions();
 			const options: PlanCompactionOptions = {};

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { integerOption, sessionIdArgument } from "../args.js";
+import { integerOption, SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { formatCount } from "../render/format.js";
 import { problemWarning } from "../render/json-records.js";
@@ -13,11 +13,11 @@ interface ContextFlags {
 export function registerContext(ctx: CliContext): Command {
 	return new Command("context")
 		.description("print exactly what the LLM would get for a session: its messages and their estimated size")
-		.argument("<id>", "session id")
+		.argument("<id>", SESSION_ID_HELP)
 		.option("--leaf <seq>", "build the context for this record instead of the active leaf", integerOption(1))
 		.option("--json", "print { leafSeq, systemPrompt, messages, estimatedTokens, compaction, pruned }")
 		.action(async (rawId: string, flags: ContextFlags) => {
-			const id = sessionIdArgument(rawId);
+			const id = await ctx.sessionId(rawId);
 			const sessions = await ctx.sessions();
 			const context = await sessions.modelContext(id, {
 				...(flags.leaf !== undefined ? { leafSeq: flags.leaf } : {}),

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { ExportFormat } from "@agent/interop";
 import type { SessionStore, StoredRecord } from "@agent/session-format";
 import { Command, Option } from "commander";
-import { sessionIdArgument } from "../args.js";
+import { SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { resolveExportTarget, writeChunks, writeExport } from "../io/export-target.js";
 import { type Progress, startProgress } from "../io/progress.js";
@@ -18,7 +18,7 @@ export function registerExport(ctx: CliContext): Command {
 		.description(
 			"export a session: a Markdown transcript, one self-contained HTML page, our JSONL, or a pi v3 session file",
 		)
-		.argument("<id>", "session id")
+		.argument("<id>", SESSION_ID_HELP)
 		.addOption(
 			new Option("--format <format>", "the output format").choices(["md", "html", "jsonl", "pi"]).makeOptionMandatory(),
 		)
@@ -28,8 +28,8 @@ export function registerExport(ctx: CliContext): Command {
 		)
 		.option("--force", "replace the --output file if it already exists")
 		.action(async (rawId: string, flags: ExportFlags) => {
-			const id = sessionIdArgument(rawId);
-			const store = await ctx.store();
+			const id = await ctx.sessionId(rawId);
+			const store = await ctx.readStore();
 			const { exportRecords } = await import("@agent/interop");
 			const metadata = await store.metadata(id);
 			const target =

@@ -1,5 +1,4 @@
 import { Command, Option } from "commander";
-import { sessionIdArgument } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../errors.js";
 import { checkModel } from "../model-option.js";
@@ -37,7 +36,7 @@ export function registerSend(ctx: CliContext): Command {
 			const id =
 				flags.identity !== undefined
 					? await sessionOfIdentity(ctx, flags.identity, flags.model)
-					: sessionIdArgument(rawId ?? "");
+					: await ctx.sessionId(rawId ?? "");
 			await sessions.metadata(id);
 			const stop = new AbortController();
 			const onSignal = () => stop.abort();

@@ -1,6 +1,5 @@
 import { type SessionStats, summarizeSessions } from "@agent/session-format";
 import { Command } from "commander";
-import { sessionIdArgument } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import type { Paint } from "../io/colors.js";
 import { formatBytes, formatCost, formatCount } from "../render/format.js";
@@ -13,11 +12,11 @@ export function registerStats(ctx: CliContext): Command {
 		.argument("[id]", "session id (default: every session, archived ones included)")
 		.option("--json", "print { sessions, archivedSessions, records, messages, compactions, bytes, totals, byModel }")
 		.action(async (rawId: string | undefined, flags: { json?: boolean }) => {
-			const store = await ctx.store();
+			const store = await ctx.readStore();
 			const sessions =
 				rawId === undefined
 					? await listSessions(store, { archived: true })
-					: [await store.metadata(sessionIdArgument(rawId))];
+					: [await store.metadata(await ctx.sessionId(rawId))];
 			const stats = summarizeSessions(sessions);
 			if (flags.json) return ctx.out.json(stats);
 			for (const line of renderStats(stats, ctx.out.paint)) await ctx.out.line(line);

@@ -1,6 +1,6 @@
 import type { StoredRecord } from "@agent/session-format";
 import { Command } from "commander";
-import { integerOption, sessionIdArgument } from "../args.js";
+import { integerOption, SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { followRecords } from "../follow.js";
 import { problemWarning, recordJson } from "../render/json-records.js";
@@ -15,13 +15,13 @@ interface TailFlags {
 export function registerTail(ctx: CliContext): Command {
 	return new Command("tail")
 		.description("print the last records of a session; -f keeps printing records as they are appended")
-		.argument("<id>", "session id")
+		.argument("<id>", SESSION_ID_HELP)
 		.option("-n, --lines <n>", "how many records", integerOption(0), 10)
 		.option("-f, --follow", "keep running and print records appended later (Ctrl-C stops)")
 		.option("--json", "print each record as one JSON line (JSON Lines)")
 		.action(async (rawId: string, flags: TailFlags) => {
-			const id = sessionIdArgument(rawId);
-			const store = await ctx.store();
+			const id = await ctx.sessionId(rawId);
+			const store = await ctx.readStore();
 			const onProblem = (problem: Parameters<typeof problemWarning>[0]) => ctx.out.note(problemWarning(problem));
 			const print = (record: StoredRecord) =>
 				flags.json ? ctx.out.jsonLine(recordJson(record)) : ctx.out.line(renderRecord(record, ctx.out.paint));

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { sessionIdArgument } from "../args.js";
+import { SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { shortTime } from "../render/format.js";
 import { renderTable } from "../render/table.js";
@@ -11,13 +11,13 @@ interface ToolsFlags {
 export function registerTools(ctx: CliContext): Command {
 	return new Command("tools")
 		.description("list a session's tool executions with duration and outcome (derived from its log)")
-		.argument("<id>", "session id")
+		.argument("<id>", SESSION_ID_HELP)
 		.option(
 			"--json",
 			"print an array of { toolCallId, toolName, callSeq, resultSeq, startedAt, endedAt, durationMs, outcome }",
 		)
 		.action(async (rawId: string, flags: ToolsFlags) => {
-			const id = sessionIdArgument(rawId);
+			const id = await ctx.sessionId(rawId);
 			const executions = await (await ctx.sessions()).toolLog(id);
 			if (flags.json) return ctx.out.json(executions);
 			if (executions.length === 0) return ctx.out.note("No tool executions in this session.");

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { sessionIdArgument } from "../args.js";
+import { SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { formatCost, formatCount, shortTime } from "../render/format.js";
 import { renderTable } from "../render/table.js";
@@ -11,10 +11,10 @@ interface TurnsFlags {
 export function registerTurns(ctx: CliContext): Command {
 	return new Command("turns")
 		.description("list a session's turns: outcome, duration, model, tokens and cost (its turn records)")
-		.argument("<id>", "session id")
+		.argument("<id>", SESSION_ID_HELP)
 		.option("--json", "print the turn records as an array")
 		.action(async (rawId: string, flags: TurnsFlags) => {
-			const id = sessionIdArgument(rawId);
+			const id = await ctx.sessionId(rawId);
 			const turns = await (await ctx.sessions()).turns(id);
 			if (flags.json) return ctx.out.json(turns);
 			if (turns.length === 0) return ctx.out.note("No turns recorded in this session.");

@@ -1,6 +1,5 @@
 import type { SessionStore, VerifyProblem, VerifyReport } from "@agent/session-format";
 import { Command } from "commander";
-import { sessionIdArgument } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { ReportedFailure } from "../errors.js";
 import { startProgress } from "../io/progress.js";
@@ -25,7 +24,7 @@ export function registerVerify(ctx: CliContext): Command {
 		.option("--json", "print an array of reports { sessionId, ok, problems, records, bytes, repaired?, fixed? }")
 		.action(async (rawId: string | undefined, flags: VerifyFlags) => {
 			const store = await ctx.store();
-			let reports = rawId === undefined ? await verifyAll(ctx, store) : await store.verify(sessionIdArgument(rawId));
+			let reports = rawId === undefined ? await verifyAll(ctx, store) : await store.verify(await ctx.sessionId(rawId));
 			if (flags.repair) {
 				const repaired: RepairedReport[] = [];
 				for (const report of reports) repaired.push(report.ok ? report : await repairSession(store, report));

@@ -7,12 +7,19 @@ export class Output {
 	readonly paintErr: Paint;
 
 	constructor(
-		readonly stdout: Writable & { isTTY?: boolean },
+		public stdout: Writable & { isTTY?: boolean },
 		readonly stderr: Writable & { isTTY?: boolean },
 		env: NodeJS.ProcessEnv,
 	) {
 		this.paint = painter(colorsEnabled(stdout, env));
 		this.paintErr = painter(colorsEnabled(stderr, env));
+	}
+
+	/** Sends what is written from now on to `stream` (a pager); returns the stream it replaced. */
+	redirect(stream: Writable & { isTTY?: boolean }): Writable & { isTTY?: boolean } {
+		const previous = this.stdout;
+		this.stdout = stream;
+		return previous;
 	}
 
 	/** Writes text as is. Resolves once the stream took it (waits when the pipe is full). */

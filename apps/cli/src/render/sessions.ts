@@ -18,11 +18,23 @@ export function renderSessionTable(sessions: readonly SessionMetadata[], paint: 
 			paint("bold", session.id),
 			shortTime(session.lastMessageAt),
 			formatCount(session.messageCount),
-			session.model || "-",
+			modelLabel(session.model),
 			session.source === "cron" ? `cron${session.cronJobId ? `:${session.cronJobId}` : ""}` : session.source,
-			(session.name ?? paint("dim", "(unnamed)")) + (session.archivedAt ? paint("yellow", " [archived]") : ""),
+			titleOf(session, paint) + (session.archivedAt ? paint("yellow", " [archived]") : ""),
 		]),
 	);
+}
+
+/** A model as operators name it: "demo" for the offline demo model (stored as "demo/demo"), "-" for none. */
+export function modelLabel(model: string): string {
+	if (model === "demo/demo") return "demo";
+	return model || "-";
+}
+
+/** How a session is called: its name, else (dimmed) its first message, else "(unnamed)". */
+export function titleOf(session: SessionMetadata, paint: Paint): string {
+	if (session.name !== undefined) return session.name;
+	return paint("dim", session.firstMessage ?? "(unnamed)");
 }
 
 /** One session's metadata as "key: value" lines. */
@@ -30,7 +42,9 @@ export function renderMetadata(session: SessionMetadata, paint: Paint): string[]
 	const rows: Array<[string, string | undefined]> = [
 		["id", session.id],
 		["name", session.name],
-		["model", session.model || undefined],
+		["first message", session.name === undefined ? session.firstMessage : undefined],
+		["cwd", session.cwd],
+		["model", session.model ? modelLabel(session.model) : undefined],
 		["source", session.source === "cron" ? `cron (job ${session.cronJobId ?? "?"})` : session.source],
 		["created", shortTime(session.createdAt)],
 		["last activity", shortTime(session.lastMessageAt)],

@@ -19,6 +19,8 @@ export const CASES = {
 	"compaction-pi": () => import("./compaction-pi.js").then((m) => m.compactionPi),
 	"dry-run-ours": () => import("./dry-run-ours.js").then((m) => m.dryRunOurs),
 	"compact-ours": () => import("./compact-ours.js").then((m) => m.compactOurs),
+	"cli-run": () => import("./cli-run.js").then((m) => m.cliRun),
+	"search-ours": () => import("./search-ours.js").then((m) => m.searchOurs),
 } satisfies Record<string, () => Promise<(params: never) => Promise<Measurement>>>;
 
 export type CaseName = keyof typeof CASES;

@@ -1,0 +1,53 @@
+/**
+ * Bundles the CLI into dist/cli (part of `pnpm build`, after tsc): one entry file and a chunk per
+ * lazily loaded part (each command, the runtime, the LLM stack's callers), so that a command
+ * loads a few files instead of hundreds of modules. pi-ai and @agent/interop (with its Markdown
+ * and highlighting) stay outside the bundle: dependencies loaded from node_modules, only by the
+ * commands that talk to a model or import and export.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const out = path.join(here, "dist", "cli");
+const { version } = JSON.parse(fs.readFileSync(path.join(here, "package.json"), "utf8"));
+
+/**
+ * zod re-exports its 60-odd translations of its messages as `z.locales`; the store words its
+ * errors itself and zod's default (English) is set by zod from en.js directly. Bundling the
+ * others would add 0.5 MB for every command to parse: they are left out.
+ */
+const englishOnlyZodLocales = {
+	name: "english-only-zod-locales",
+	setup(builder) {
+		builder.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+			contents: 'export { default as en } from "./en.js";',
+			loader: "js",
+		}));
+	},
+};
+
+fs.rmSync(out, { recursive: true, force: true });
+await build({
+	entryPoints: { "agent-sessions": path.join(here, "dist", "bin.js") },
+	outdir: out,
+	bundle: true,
+	splitting: true,
+	format: "esm",
+	platform: "node",
+	target: ["node20"],
+	chunkNames: "chunks/[name]-[hash]",
+	external: ["@mariozechner/pi-ai", "@agent/interop"],
+	// CommonJS dependencies (proper-lockfile, cli-progress) call require() for Node's modules.
+	banner: {
+		js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+	},
+	define: { __AGENT_SESSIONS_VERSION__: JSON.stringify(version) },
+	legalComments: "none",
+	// Not minified: it measured no faster to start (V8 pre-parses either quickly), stack traces
+	// read, and the release check finds the bundle's imports of its dependencies.
+	plugins: [englishOnlyZodLocales],
+	logLevel: "warning",
+});

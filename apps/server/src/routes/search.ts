@@ -1,0 +1,17 @@
+import type { Hono } from "hono";
+import type { RouteDeps } from "../app.js";
+import { queryParams } from "../request-input.js";
+import { searchQuery } from "../schemas.js";
+
+/** Full-text search of message text across sessions: the store's search, as the CLI's `search` uses it. */
+export function registerSearchRoutes(app: Hono, { runtime }: RouteDeps): void {
+	app.get("/api/search", async (c) => {
+		const query = queryParams(c, searchQuery);
+		const hits = await runtime.store.search(query.q, {
+			...(query.archived !== undefined ? { archived: query.archived } : {}),
+			...(query.cwd ? { cwd: query.cwd } : {}),
+			limit: query.limit ?? 50,
+		});
+		return c.json({ hits });
+	});
+}

@@ -1,0 +1,113 @@
+import { contentText } from "./content.js";
+import { AgentSessionError } from "./errors.js";
+import type { MessageRole, StoredRecord } from "./records.js";
+
+/** One message whose text holds the searched text. */
+export interface SearchHit {
+	sessionId: string;
+	/** The session's name, when it has one. */
+	sessionName?: string;
+	seq: number;
+	role: MessageRole;
+	timestamp: string;
+	/** The text around the first match, on one line, cut with "…" where it goes on. */
+	snippet: string;
+}
+
+/** The longest query `search` takes: a search is for words, not documents. */
+export const MAX_SEARCH_QUERY_CHARS = 1000;
+/** Characters of context a snippet shows on each side of the match. */
+const SNIPPET_CONTEXT = 60;
+
+/**
+ * What every store's `search` shares: which records match a query and their snippet. Matching is
+ * case-insensitive, on the text blocks of message records, with runs of whitespace (line breaks
+ * included) counted as one space in both the query and the text.
+ */
+export interface TextMatcher {
+	/** The query as matched: trimmed, whitespace collapsed, lowercased. */
+	readonly needle: string;
+	/**
+	 * A word of the query that appears as is in a matching record's JSON line (it holds no
+	 * whitespace, quote, backslash or control character, which JSON would escape): stores test
+	 * raw lines or rows with it (case-insensitive) before decoding any.
+	 */
+	readonly rawWord: string;
+	/**
+	 * A case-insensitive pattern that every matching record's JSON line contains (as JSON.stringify
+	 * writes it): the query's words with whitespace or its JSON escapes between them. A line
+	 * without it cannot match; one with it may (the words can be in a tool call). Undefined when
+	 * the query has characters a writer may escape differently (outside printable ASCII).
+	 */
+	readonly rawPattern: RegExp | undefined;
+	/** The hit for a record, or undefined when it does not match. */
+	match(sessionId: string, record: StoredRecord, sessionName?: string): SearchHit | undefined;
+}
+
+function invalidArgument(message: string): AgentSessionError {
+	return new AgentSessionError("INVALID_ARGUMENT", `@agent/session-format: ${message}`);
+}
+
+export function textMatcher(query: string): TextMatcher {
+	if (typeof query !== "string") throw invalidArgument(`search needs a text, got ${typeof query}`);
+	const needle = collapse(query).toLowerCase();
+	if (needle.length === 0) throw invalidArgument("search needs some text to look for, got an empty query");
+	if (needle.length > MAX_SEARCH_QUERY_CHARS) {
+		throw invalidArgument(`search takes at most ${MAX_SEARCH_QUERY_CHARS} characters, got ${needle.length}`);
+	}
+	const rawWord = needle
+		.split(/[\s"\\\u0000-\u001f\u007f\u2028\u2029]+/)
+		.reduce((longest, word) => (word.length > longest.length ? word : longest), "");
+	const printable = /^[\x20-\x7e]+$/.test(needle);
+	const rawPattern = printable
+		? new RegExp(
+				needle
+					.split(" ")
+					.map((word) => escapeRegExp(JSON.stringify(word).slice(1, -1)))
+					.join(RAW_WHITESPACE),
+				"i",
+			)
+		: undefined;
+	return {
+		needle,
+		rawWord,
+		rawPattern,
+		match(sessionId, record, sessionName) {
+			if (record.recordType !== "message") return undefined;
+			const text = collapse(contentText(record.content));
+			const at = text.toLowerCase().indexOf(needle);
+			if (at < 0) return undefined;
+			return {
+				sessionId,
+				...(sessionName !== undefined ? { sessionName } : {}),
+				seq: record.seq,
+				role: record.role,
+				timestamp: record.timestamp,
+				snippet: snippetOf(text, at, needle.length),
+			};
+		},
+	};
+}
+
+/**
+ * What whitespace between two words of the query may look like in a JSON line: whitespace, its
+ * JSON escapes (\n, \t, \u2028...), or a byte of a multi-byte character (U+00A0 and other
+ * Unicode spaces, when a store scans the bytes as Latin-1). Wider than whitespace on purpose:
+ * the pattern only picks the lines to decode, and the matcher decides.
+ */
+const RAW_WHITESPACE = "(?:\\s|\\\\[nrtfb]|\\\\u[0-9a-fA-F]{4}|[\\u0080-\\u00ff])+";
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Runs of whitespace as one space, trimmed. */
+function collapse(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
+}
+
+function snippetOf(text: string, at: number, length: number): string {
+	const start = Math.max(0, at - SNIPPET_CONTEXT);
+	const end = Math.min(text.length, at + length + SNIPPET_CONTEXT);
+	return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
+}

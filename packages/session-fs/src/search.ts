@@ -1,0 +1,152 @@
+import { closeSync, fstatSync, readSync } from "node:fs";
+import {
+	type SearchHit,
+	type SearchOptions,
+	type SessionMetadata,
+	type StoredRecord,
+	type TextMatcher,
+	textMatcher,
+} from "@agent/session-format";
+import { aborted, errnoCode } from "./errors.js";
+import { readLinesForward } from "./line-reader.js";
+import type { SessionPaths } from "./paths.js";
+import { classifyLine } from "./record-reader.js";
+import { openOwnFile, READ_FLAGS } from "./safe-files.js";
+
+export const DEFAULT_SEARCH_LIMIT = 100;
+
+export interface SearchSources {
+	/** The sessions to search, newest activity first (what list gives). */
+	sessions: readonly SessionMetadata[];
+	paths(id: string): SessionPaths;
+	/** The records of a session held in memory (deferred, not yet on disk), if any. */
+	pending(id: string): readonly StoredRecord[] | undefined;
+	maxLineBytes: number;
+	chunkBytes: number;
+}
+
+/**
+ * Searches the logs of `sources.sessions` in order. Each log is read forwards in chunks (any
+ * size); a line is parsed only when its JSON holds the query (TextMatcher.rawPattern, else rawWord),
+ * so a search costs about one pass over the bytes. Damaged lines are skipped: search reports
+ * what it can read, verify reports the rest.
+ */
+export async function searchLogs(query: string, options: SearchOptions, sources: SearchSources): Promise<SearchHit[]> {
+	const matcher = textMatcher(query);
+	const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+	const rawWord =
+		matcher.rawPattern ?? (matcher.rawWord.length > 0 ? new RegExp(escapeRegExp(matcher.rawWord), "i") : undefined);
+	const hits: SearchHit[] = [];
+	for (const session of sources.sessions) {
+		if (hits.length >= limit) break;
+		if (options.signal?.aborted) throw aborted("search");
+		const pending = sources.pending(session.id);
+		if (pending) {
+			for (const record of pending) if (!add(hits, limit, matcher.match(session.id, record, session.name))) break;
+			continue;
+		}
+		await searchLog(sources, session, matcher, rawWord, hits, limit);
+	}
+	return hits;
+}
+
+async function searchLog(
+	sources: SearchSources,
+	session: SessionMetadata,
+	matcher: TextMatcher,
+	rawWord: RegExp | undefined,
+	hits: SearchHit[],
+	limit: number,
+): Promise<void> {
+	let fd: number;
+	try {
+		fd = openOwnFile(sources.paths(session.id).log, READ_FLAGS);
+	} catch (error) {
+		if (errnoCode(error) === "ENOENT") return; // deleted since the listing, or no record yet
+		throw error;
+	}
+	try {
+		const size = fstatSync(fd).size;
+		// A query in printable ASCII (it has a raw pattern) is looked for in the bytes of a whole log.
+		if (matcher.rawPattern !== undefined && size <= WHOLE_LOG_BYTES) {
+			const lowerPattern = new RegExp(matcher.rawPattern.source, "g"); // the text is lowered instead
+			searchBytes(readWhole(fd, size), session, matcher, lowerPattern, hits, limit);
+			return;
+		}
+		for await (const batch of readLinesForward(fd, {
+			chunkBytes: sources.chunkBytes,
+			maxLineBytes: sources.maxLineBytes,
+		})) {
+			for (const line of batch) {
+				if (line.oversized || (rawWord !== undefined && !rawWord.test(line.text))) continue;
+				const outcome = classifyLine(line);
+				if (outcome.kind !== "record") continue;
+				if (!add(hits, limit, matcher.match(session.id, outcome.record, session.name))) return;
+			}
+		}
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** Logs up to this size are read in one piece and searched as one string (most sessions). */
+const WHOLE_LOG_BYTES = 8 << 20;
+
+function readWhole(fd: number, size: number): Buffer {
+	const buffer = Buffer.allocUnsafe(size);
+	let filled = 0;
+	while (filled < size) {
+		const read = readSync(fd, buffer, filled, size - filled, filled);
+		if (read === 0) break; // the file shrank: what was read is all there is
+		filled += read;
+	}
+	return buffer.subarray(0, filled);
+}
+
+/**
+ * Searches a whole log held in memory. Its bytes are lowered as Latin-1 (one character per byte,
+ * so positions stay byte offsets) and scanned with the raw pattern made case-sensitive (the
+ * query is lowered already), many times faster than a case-insensitive regex; only the lines it
+ * lands in are decoded (UTF-8), parsed and matched, in log order.
+ */
+function searchBytes(
+	bytes: Buffer,
+	session: SessionMetadata,
+	matcher: TextMatcher,
+	lowerPattern: RegExp,
+	hits: SearchHit[],
+	limit: number,
+): void {
+	const lowered = bytes.toString("latin1").toLowerCase();
+	lowerPattern.lastIndex = 0;
+	let found = lowerPattern.exec(lowered);
+	while (found !== null) {
+		const start = lowered.lastIndexOf("\n", found.index) + 1;
+		const newline = lowered.indexOf("\n", found.index);
+		const end = newline < 0 ? lowered.length : newline;
+		const outcome = classifyLine({
+			text: bytes.toString("utf8", start, end),
+			line: 0,
+			byteOffset: start,
+			byteLength: end - start,
+			terminated: newline >= 0,
+			oversized: false,
+		});
+		if (outcome.kind === "record" && !add(hits, limit, matcher.match(session.id, outcome.record, session.name))) {
+			return;
+		}
+		if (newline < 0) return;
+		lowerPattern.lastIndex = end + 1;
+		found = lowerPattern.exec(lowered);
+	}
+}
+
+/** Adds a hit; false once the limit is reached. */
+function add(hits: SearchHit[], limit: number, hit: SearchHit | undefined): boolean {
+	if (hit !== undefined) hits.push(hit);
+	return hits.length < limit;
+}
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
