@@ -1,6 +1,14 @@
 import { type Dirent, existsSync, readdirSync } from "node:fs";
 import { join, sep } from "node:path";
-import { isSessionId, type ListOptions, type ListPage, type SessionMetadata } from "@agent/session-format";
+import {
+	decodeListCursor,
+	encodeListCursor,
+	isSessionId,
+	type ListOptions,
+	type ListPage,
+	listingTime,
+	type SessionMetadata,
+} from "@agent/session-format";
 import { errnoCode, invalidArgument, storageFailure } from "./errors.js";
 import { yieldToEventLoop } from "./line-reader.js";
 import type { MetadataCache } from "./metadata-cache.js";
@@ -64,32 +72,6 @@ export function holdsSession(dir: string): boolean {
 	return existsSync(join(dir, "session.jsonl")) || existsSync(join(dir, "metadata.json"));
 }
 
-interface Cursor {
-	t: number;
-	id: string;
-}
-
-function sortKey(metadata: SessionMetadata): number {
-	const time = Date.parse(metadata.lastMessageAt);
-	return Number.isFinite(time) ? time : 0;
-}
-
-export function encodeCursor(metadata: SessionMetadata): string {
-	return Buffer.from(JSON.stringify({ t: sortKey(metadata), id: metadata.id } satisfies Cursor)).toString("base64url");
-}
-
-function decodeCursor(cursor: string): Cursor {
-	try {
-		const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Partial<Cursor>;
-		if (typeof value.t === "number" && typeof value.id === "string") return { t: value.t, id: value.id };
-	} catch {
-		// reported below
-	}
-	throw invalidArgument(
-		`${JSON.stringify(cursor.slice(0, 40))} is not a cursor this store made; pass the nextCursor of a previous page`,
-	);
-}
-
 function matches(metadata: SessionMetadata, options: ListOptions): boolean {
 	const archived = options.archived ?? false;
 	if (archived === false && metadata.archivedAt !== undefined) return false;
@@ -115,11 +97,11 @@ export function pageOf(all: readonly SessionMetadata[], options: ListOptions): L
 	// Sort keys computed once per session, not once per comparison.
 	const keyed = all
 		.filter((metadata) => matches(metadata, options))
-		.map((metadata) => ({ metadata, t: sortKey(metadata) }))
+		.map((metadata) => ({ metadata, t: listingTime(metadata) }))
 		.sort((a, b) => b.t - a.t || (a.metadata.id < b.metadata.id ? 1 : a.metadata.id > b.metadata.id ? -1 : 0));
 	let start = 0;
 	if (options.cursor !== undefined) {
-		const after = decodeCursor(options.cursor);
+		const after = decodeListCursor(options.cursor);
 		while (start < keyed.length) {
 			const entry = keyed[start] as { metadata: SessionMetadata; t: number };
 			if (entry.t < after.t || (entry.t === after.t && entry.metadata.id < after.id)) break;
@@ -129,5 +111,5 @@ export function pageOf(all: readonly SessionMetadata[], options: ListOptions): L
 	const selected = keyed.slice(start).map((entry) => entry.metadata);
 	if (limit === undefined || selected.length <= limit) return { sessions: selected };
 	const sessions = selected.slice(0, limit);
-	return { sessions, nextCursor: encodeCursor(sessions[sessions.length - 1] as SessionMetadata) };
+	return { sessions, nextCursor: encodeListCursor(sessions[sessions.length - 1] as SessionMetadata) };
 }

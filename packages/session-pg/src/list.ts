@@ -1,29 +1,13 @@
-import type { ListOptions, ListPage, SessionMetadata } from "@agent/session-format";
+import {
+	decodeListCursor,
+	encodeListCursor,
+	type ListOptions,
+	type ListPage,
+	type SessionMetadata,
+} from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
 import type { Db } from "./rows.js";
-import { rebuildStale, sortKey } from "./session-rows.js";
-
-interface Cursor {
-	t: number;
-	id: string;
-}
-
-/** The cursor format of the file store (newest lastMessageAt first, then id), so pages read alike. */
-function encodeCursor(metadata: SessionMetadata): string {
-	return Buffer.from(JSON.stringify({ t: sortKey(metadata), id: metadata.id } satisfies Cursor)).toString("base64url");
-}
-
-function decodeCursor(cursor: string): Cursor {
-	try {
-		const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Partial<Cursor>;
-		if (typeof value.t === "number" && typeof value.id === "string") return { t: value.t, id: value.id };
-	} catch {
-		// reported below
-	}
-	throw invalidArgument(
-		`${JSON.stringify(String(cursor).slice(0, 40))} is not a cursor this store made; pass the nextCursor of a previous page`,
-	);
-}
+import { rebuildStale } from "./session-rows.js";
 
 /** `text` matched literally by ILIKE (its % _ and \ escaped). */
 function likePattern(text: string): string {
@@ -61,7 +45,7 @@ export async function listPage(db: Db, options: ListOptions): Promise<ListPage> 
 		where.push(couldBeId ? `(name ILIKE ${pattern} OR id ILIKE ${pattern})` : `name ILIKE ${pattern}`);
 	}
 	if (options.cursor !== undefined) {
-		const after = decodeCursor(options.cursor);
+		const after = decodeListCursor(options.cursor);
 		where.push(`(sort_ms, id) < (${param(after.t)}, ${param(after.id)})`);
 	}
 	const limitSql = limit === undefined ? "" : ` LIMIT ${param(limit + 1)}`;
@@ -72,5 +56,5 @@ export async function listPage(db: Db, options: ListOptions): Promise<ListPage> 
 	const sessions = rows.map((row) => row.metadata);
 	if (limit === undefined || sessions.length <= limit) return { sessions };
 	const page = sessions.slice(0, limit);
-	return { sessions: page, nextCursor: encodeCursor(page[page.length - 1] as SessionMetadata) };
+	return { sessions: page, nextCursor: encodeListCursor(page[page.length - 1] as SessionMetadata) };
 }

@@ -1,5 +1,6 @@
 import {
 	cloneMetadata,
+	listingTime,
 	MetadataRebuild,
 	type ReadOptions,
 	type SessionMetadata,
@@ -12,12 +13,6 @@ interface SessionRow {
 	created: SessionMetadata;
 	metadata: SessionMetadata | null;
 	last_seq: number;
-}
-
-/** The listing key: lastMessageAt in ms (as the file store sorts), 0 when unreadable. */
-export function sortKey(metadata: SessionMetadata): number {
-	const time = Date.parse(metadata.lastMessageAt);
-	return Number.isFinite(time) ? time : 0;
 }
 
 /** The bytes the records take as lines of session.jsonl (metadata.logBytes, as the file store counts it). */
@@ -56,7 +51,7 @@ function metadataValues(metadata: SessionMetadata): unknown[] {
 		metadata.id,
 		jsonbText(metadata),
 		metadata.lastSeq,
-		sortKey(metadata),
+		listingTime(metadata),
 		metadata.archivedAt !== undefined,
 		metadata.source,
 		metadata.identityKey ?? null,
@@ -103,7 +98,7 @@ export async function saveMetadata(db: Db, metadata: SessionMetadata, onlyIfStal
 		metadata.id,
 		jsonbText(metadata),
 		metadata.lastSeq,
-		sortKey(metadata),
+		listingTime(metadata),
 		metadata.archivedAt !== undefined,
 		metadata.source,
 		metadata.identityKey ?? null,
