@@ -14,6 +14,7 @@ export {
 	compact,
 	summaryMaxTokens,
 } from "./compact.js";
+export { type ChunkEstimate, type ChunkEstimateOptions, compactionReduces, estimateChunks } from "./chunk-estimate.js";
 export { type CutPoint, type CutPointRange, findCutPoint, validCutPoints } from "./cut-point.js";
 export {
 	appendFileOperations,
@@ -29,6 +30,14 @@ export {
 	mergeFileOperations,
 	stripFileOperations,
 } from "./file-operations.js";
+export {
+	type OversizedTruncation,
+	oversizedBlockTokens,
+	type TruncatableMessage,
+	truncateMessage,
+	truncateOversizedBlocks,
+	truncateOversizedText,
+} from "./oversized.js";
 export { partPieces, renderPartPrompt } from "./part-material.js";
 export { arraySource, type PathSource, recordsBetween } from "./path-source.js";
 export {

@@ -11,6 +11,7 @@ import { PathScanner } from "./path-scan.js";
 import { arraySource, type PathSource } from "./path-source.js";
 import { SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.js";
 import { cutPointOfFacts } from "./scan-cut-point.js";
+import { oversizedBlockTokens } from "./oversized.js";
 import type { SerializeOptions } from "./serialize.js";
 import type { SummaryKind } from "./summary-prompts.js";
 
@@ -203,7 +204,7 @@ function planFromScan(
 		systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
 		parts,
 		settings: { ...settings },
-		serialize: options.serialize ?? {},
+		serialize: serializeOptions(options, settings),
 	};
 	if (cut.isSplitTurn) plan.turnStartSeq = facts.seq(cut.turnStartIndex);
 	if (previous) plan.previousCompactionSeq = previous.seq;
@@ -272,4 +273,12 @@ function contextTokensOf(scanner: PathScanner, systemPrompt: string | undefined)
 	if (scanner.latest) tokens += estimateTextTokens(compactionSummaryText(scanner.latest.summary));
 	for (let i = Math.max(start, facts.base); i < facts.end; i++) tokens += inContext(i);
 	return tokens;
+}
+
+/** The plan's serialization: the given options, with oversized blocks cut to fit the window when it is known. */
+function serializeOptions(options: PrepareCompactionOptions, settings: CompactionSettings): SerializeOptions {
+	const given = options.serialize ?? {};
+	if (given.maxBlockTokens !== undefined) return given;
+	const maxBlockTokens = oversizedBlockTokens(options.contextWindow, settings.reserveTokens);
+	return Number.isFinite(maxBlockTokens) ? { ...given, maxBlockTokens } : given;
 }
