@@ -1,4 +1,9 @@
-import { estimateContextTokens, shouldCompact, compact as summarize } from "@agent/compaction";
+import {
+	estimateContextTokens,
+	oversizedBlockTokens,
+	shouldCompact,
+	compact as summarize,
+} from "@agent/compaction";
 import {
 	AgentSessionError,
 	type CompactionSettings,
@@ -117,6 +122,11 @@ export interface CompactOptions {
 	customInstructions?: string;
 	keepRecentTokens?: number;
 	signal?: AbortSignal;
+	/**
+	 * Work out first how many summarizer calls the compaction takes (one more read of the material),
+	 * so that compaction.started and compaction.progress carry `chunksEstimated` (a progress bar's total).
+	 */
+	estimateChunks?: boolean;
 }
 
 /**
@@ -414,6 +424,7 @@ export class AgentSessions {
 						maxToolSteps: this.config.maxToolSteps,
 						...(this.options.toolExecutor ? { toolExecutor: this.options.toolExecutor } : {}),
 						...(this.config.pruneToolOutputs ? { pruneToolOutputs: this.config.pruneToolOutputs } : {}),
+						reserveTokens: this.config.compaction.reserveTokens,
 						compactIfNeeded: (held, turnModel, trigger, signal, opened) =>
 							this.autoCompact(held, turnModel, trigger, signal, opened),
 						onAppended: (record) => records.push(record),
@@ -479,7 +490,10 @@ export class AgentSessions {
 		if (trigger === "threshold") {
 			const opened = resumed ?? (await this.store.open(lease.sessionId));
 			const systemPrompt = opened.context.systemPrompt;
-			const tokens = estimateContextTokens(opened.path, systemPrompt ? { systemPrompt } : {});
+			// Judged on what the model is sent: blocks too big for the window are cut, not summarized.
+			const maxBlockTokens = oversizedBlockTokens(model.model.contextWindow, settings.reserveTokens);
+			const cut = prunedContext(opened, undefined, maxBlockTokens).truncated?.tokens ?? 0;
+			const tokens = estimateContextTokens(opened.path, systemPrompt ? { systemPrompt } : {}) - cut;
 			if (!shouldCompact(tokens, model.model.contextWindow, settings)) return undefined;
 		}
 		const summarizer = this.config.compactionModel ? this.resolve(this.config.compactionModel) : model;
@@ -496,7 +510,7 @@ export class AgentSessions {
 		options: CompactOptions,
 	): Promise<SessionRecord | undefined> {
 		const sessionId = lease.sessionId;
-		const { plan, keepRecentTokens } = await previewCompaction(
+		const { plan, keepRecentTokens, reduction, chunks } = await previewCompaction(
 			this.store,
 			sessionId,
 			model,
@@ -508,13 +522,27 @@ export class AgentSessions {
 			(this.options.onWarning ?? console.warn)(`@agent/session: ${keepRecentTokens.capped}`);
 		}
 		if (!plan) return undefined;
+		if (reduction && !reduction.reduces) {
+			// Summarizing would only spend calls: the tokens are in what is kept word for word.
+			this.events.emit({
+				type: "compaction.skipped",
+				sessionId,
+				trigger,
+				reason: reduction.reason ?? "compacting cannot reduce the context",
+				contextTokens: plan.contextTokens,
+				tokensAfter: reduction.tokensAfter,
+			});
+			return undefined;
+		}
 		const messagesTotal = plan.parts.reduce((sum, part) => sum + part.messageCount, 0);
+		const estimated = chunks ? { chunksEstimated: chunks.chunks } : {};
 		this.events.emit({
 			type: "compaction.started",
 			sessionId,
 			trigger,
 			messages: messagesTotal,
 			tokensBefore: plan.tokensBefore,
+			...estimated,
 		});
 		// Calls and messages of the parts already done, so that progress counts over the whole plan.
 		const done = { chunks: 0, messages: 0, part: 0, partChunks: 0 };
@@ -534,6 +562,7 @@ export class AgentSessions {
 						sessionId,
 						trigger,
 						chunks: done.chunks + progress.chunks,
+						...estimated,
 						messagesDone: done.messages + progress.messagesDone,
 						messagesTotal,
 					});
