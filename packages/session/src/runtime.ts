@@ -276,10 +276,15 @@ export class AgentSessions {
 
 	/**
 	 * The context the model would get now for a session (or a leaf of it): the store's context,
-	 * with old tool outputs pruned when compaction.prune_tool_outputs is set (`pruned` says which).
+	 * with old tool outputs pruned when compaction.prune_tool_outputs is set (`pruned` says which),
+	 * and blocks too big for the session's model cut to head and tail (`truncated` says which).
 	 */
 	async modelContext(sessionId: string, options?: OpenOptions): Promise<ModelContext> {
-		return prunedContext(await this.store.open(sessionId, options), this.config.pruneToolOutputs);
+		const opened = await this.store.open(sessionId, options);
+		const metadata = await this.store.metadata(sessionId);
+		const window = this.windowOf(metadata.model || this.defaultModel());
+		const maxBlockTokens = oversizedBlockTokens(window, this.config.compaction.reserveTokens);
+		return prunedContext(opened, this.config.pruneToolOutputs, maxBlockTokens);
 	}
 
 	/** The outcome of every turn of the session (its `turn` records, oldest first): the persisted turn events. */
@@ -522,8 +527,9 @@ export class AgentSessions {
 			(this.options.onWarning ?? console.warn)(`@agent/session: ${keepRecentTokens.capped}`);
 		}
 		if (!plan) return undefined;
-		if (reduction && !reduction.reduces) {
-			// Summarizing would only spend calls: the tokens are in what is kept word for word.
+		if (trigger === "threshold" && reduction && !reduction.reduces) {
+			// Summarizing would only spend calls: the tokens are in what is kept word for word. (A manual
+			// compaction runs as asked, and an overflow's is the provider's word against our estimate.)
 			this.events.emit({
 				type: "compaction.skipped",
 				sessionId,
@@ -613,6 +619,15 @@ export class AgentSessions {
 
 	private resolve(name: string): ResolvedModel {
 		return (this.options.resolveModel ?? resolveModel)(name);
+	}
+
+	/** A model's context window; undefined for a model this runtime cannot resolve (e.g. an imported session's). */
+	private windowOf(name: string): number | undefined {
+		try {
+			return this.resolve(name).model.contextWindow;
+		} catch {
+			return undefined;
+		}
 	}
 
 	private leaseWaitMs(): number {
