@@ -26,7 +26,9 @@ describe("compact --dry-run: summarizer calls", () => {
 		const { cli, id } = await sessionWith(3, 200);
 		const text = await cli.ok(["compact", id, "--dry-run", "--keep-recent-tokens", "10"]);
 		// A split turn has two parts (history and turn prefix): one call each.
-		expect(text).toMatch(/summarizer calls: +2 \(the material fits one call per part of the summarizer's 32,000-token window\)/);
+		expect(text).toMatch(
+			/summarizer calls: +2 \(the material fits one call per part of the summarizer's 32,000-token window\)/,
+		);
 		const json = await cli.json<DryRunJson>(["compact", id, "--dry-run", "--keep-recent-tokens", "10"]);
 		expect(json.chunks).toMatchObject({ chunks: 2, fitsInOneCall: true, summarizerWindow: 32_000 });
 		// ~1,000 tokens of context: what is kept plus a summary as long as it may be is no less.
@@ -37,7 +39,9 @@ describe("compact --dry-run: summarizer calls", () => {
 	it("says when the material cannot fit one call and how many chunks it takes", async () => {
 		const { cli, id } = await sessionWith(12, 3000);
 		const text = await cli.ok(["compact", id, "--dry-run", "--keep-recent-tokens", "10"]);
-		const said = text.match(/summarizer calls: +~(\d+) \(estimate\): the material \(~[\d,]+ tokens\) does not fit one call/);
+		const said = text.match(
+			/summarizer calls: +~(\d+) \(estimate\): the material \(~[\d,]+ tokens\) does not fit one call/,
+		);
 		expect(said, text).not.toBeNull();
 		const json = await cli.json<DryRunJson>(["compact", id, "--dry-run", "--keep-recent-tokens", "10"]);
 		expect(json.chunks?.fitsInOneCall).toBe(false);

@@ -43,10 +43,10 @@ describe("content bigger than the model's window", () => {
 		await cli.ok(["send", id, "-"], { input: huge("solo") });
 		const reply = await cli.ok(["send", id, "what did I send?"]);
 		expect(reply).toContain("turn 2");
-		const context = await cli.json<{ messages: Array<{ content: Array<{ text?: string }> }>; truncated?: { seqs: number[] } }>([
-			"context",
-			id,
-		]);
+		const context = await cli.json<{
+			messages: Array<{ content: Array<{ text?: string }> }>;
+			truncated?: { seqs: number[] };
+		}>(["context", id]);
 		const text = context.messages[0]?.content[0]?.text ?? "";
 		expect(text.startsWith("solo-START")).toBe(true);
 		expect(text.endsWith("solo-END")).toBe(true);

@@ -7,6 +7,7 @@ export {
 	type SummarizeBranchOptions,
 	summarizeBranch,
 } from "./branch-summary.js";
+export { type ChunkEstimate, type ChunkEstimateOptions, compactionReduces, estimateChunks } from "./chunk-estimate.js";
 export {
 	type CompactionProgress,
 	type CompactionRecordInput,
@@ -14,7 +15,6 @@ export {
 	compact,
 	summaryMaxTokens,
 } from "./compact.js";
-export { type ChunkEstimate, type ChunkEstimateOptions, compactionReduces, estimateChunks } from "./chunk-estimate.js";
 export { type CutPoint, type CutPointRange, findCutPoint, validCutPoints } from "./cut-point.js";
 export {
 	appendFileOperations,

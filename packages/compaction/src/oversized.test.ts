@@ -2,12 +2,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { compactionReduces, estimateChunks } from "./chunk-estimate.js";
 import { compact } from "./compact.js";
-import {
-	oversizedBlockTokens,
-	truncateMessage,
-	truncateOversizedBlocks,
-	truncateOversizedText,
-} from "./oversized.js";
+import { oversizedBlockTokens, truncateMessage, truncateOversizedBlocks, truncateOversizedText } from "./oversized.js";
 import { renderPartPrompt } from "./part-material.js";
 import { prepareCompaction } from "./prepare.js";
 import { PathBuilder, useFauxSummarizers, validSummary, words } from "./test-fixtures.js";
@@ -29,7 +24,9 @@ describe("oversized blocks", () => {
 		expect(cut.startsWith("HEAD")).toBe(true);
 		expect(cut.endsWith("TAIL")).toBe(true);
 		const omitted = text.length - (cut.length - (cut.match(/\n\[….*…\]\n/)?.[0].length ?? 0));
-		expect(cut).toContain(`[… ${omitted.toLocaleString("en-US")} characters omitted; the full text is in the session log at seq 7 …]`);
+		expect(cut).toContain(
+			`[… ${omitted.toLocaleString("en-US")} characters omitted; the full text is in the session log at seq 7 …]`,
+		);
 		expect(truncateOversizedText("short", 1000, 7)).toBe("short");
 	});
 

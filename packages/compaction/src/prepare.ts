@@ -6,12 +6,12 @@ import {
 	type StoredRecord,
 } from "@agent/session-format";
 import { type FileOperationOptions, mergeFileOperations, stripFileOperations } from "./file-operations.js";
+import { oversizedBlockTokens } from "./oversized.js";
 import { CONTEXT, TOOL_RESULT } from "./path-facts.js";
 import { PathScanner } from "./path-scan.js";
 import { arraySource, type PathSource } from "./path-source.js";
 import { SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.js";
 import { cutPointOfFacts } from "./scan-cut-point.js";
-import { oversizedBlockTokens } from "./oversized.js";
 import type { SerializeOptions } from "./serialize.js";
 import type { SummaryKind } from "./summary-prompts.js";
 

@@ -3,9 +3,11 @@ import {
 	oversizedBlockTokens,
 	shouldCompact,
 	compact as summarize,
+	truncateOversizedBlocks,
 } from "@agent/compaction";
 import {
 	AgentSessionError,
+	buildContextFromPath,
 	type CompactionSettings,
 	type CompactionTrigger,
 	type ContentBlock,
@@ -497,8 +499,8 @@ export class AgentSessions {
 			const systemPrompt = opened.context.systemPrompt;
 			// Judged on what the model is sent: blocks too big for the window are cut, not summarized.
 			const maxBlockTokens = oversizedBlockTokens(model.model.contextWindow, settings.reserveTokens);
-			const cut = prunedContext(opened, undefined, maxBlockTokens).truncated?.tokens ?? 0;
-			const tokens = estimateContextTokens(opened.path, systemPrompt ? { systemPrompt } : {}) - cut;
+			const sent = truncateOversizedBlocks(buildContextFromPath(opened.path).messages, maxBlockTokens).messages;
+			const tokens = estimateContextTokens(sent, systemPrompt ? { systemPrompt } : {});
 			if (!shouldCompact(tokens, model.model.contextWindow, settings)) return undefined;
 		}
 		const summarizer = this.config.compactionModel ? this.resolve(this.config.compactionModel) : model;

@@ -172,7 +172,10 @@ describe("compaction in the runtime", () => {
 		const home = await tempHome();
 		// (window − reserve) is 400 tokens: what is kept plus a summary (up to a quarter of the window) is more than the context.
 		const { resolveModel, requests } = model({ contextWindow: 3000 });
-		const runtime = await openRuntime(home, { resolveModel, compaction: { reserveTokens: 2600, keepRecentTokens: 600 } });
+		const runtime = await openRuntime(home, {
+			resolveModel,
+			compaction: { reserveTokens: 2600, keepRecentTokens: 600 },
+		});
 		const session = await runtime.create({ model: "faux/faux-small" });
 		const events: SessionEvent[] = [];
 		runtime.subscribe((event) => events.push(event), { sessionId: session.id });
