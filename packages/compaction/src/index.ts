@@ -31,6 +31,7 @@ export {
 	stripFileOperations,
 } from "./file-operations.js";
 export {
+	cappedRecordTokens,
 	type OversizedTruncation,
 	oversizedBlockTokens,
 	type TruncatableMessage,

@@ -2,7 +2,13 @@ import { DEFAULT_COMPACTION_SETTINGS } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { compactionReduces, estimateChunks } from "./chunk-estimate.js";
 import { compact } from "./compact.js";
-import { oversizedBlockTokens, truncateMessage, truncateOversizedBlocks, truncateOversizedText } from "./oversized.js";
+import {
+	cappedRecordTokens,
+	oversizedBlockTokens,
+	truncateMessage,
+	truncateOversizedBlocks,
+	truncateOversizedText,
+} from "./oversized.js";
 import { renderPartPrompt } from "./part-material.js";
 import { prepareCompaction } from "./prepare.js";
 import { PathBuilder, useFauxSummarizers, validSummary, words } from "./test-fixtures.js";
@@ -96,6 +102,22 @@ describe("oversized material in compaction", () => {
 		const { model: faux, prompts } = summarizer(() => validSummary("one"));
 		await compact(plan, { model: faux, summarizerContextWindow: 2500, maxTokens: 300 });
 		expect(Math.abs(prompts.length - narrow.chunks)).toBeLessThanOrEqual(1);
+	});
+
+	it("plans measure records as they are sent: an oversized message counts its cut size", () => {
+		const b = new PathBuilder();
+		b.user(words(100));
+		b.assistant(words(100));
+		const huge = b.user(`START${"z".repeat(400_000)}END`);
+		b.assistant(words(50));
+		const settings = { ...DEFAULT_COMPACTION_SETTINGS, reserveTokens: 1000, keepRecentTokens: 150 };
+		expect(cappedRecordTokens(huge, 2000)).toBeLessThan(2100);
+		expect(cappedRecordTokens(huge, Number.POSITIVE_INFINITY)).toBeGreaterThan(100_000);
+		const plan = prepareCompaction(b.records, settings, { contextWindow: 9000 });
+		if (!plan) throw new Error("expected a plan");
+		expect(plan.contextTokens).toBeLessThan(3000);
+		const whole = prepareCompaction(b.records, settings);
+		expect(whole?.contextTokens).toBeGreaterThan(100_000);
 	});
 
 	it("compactionReduces says when what is kept and the summary are not less than the context now", () => {

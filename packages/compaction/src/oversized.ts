@@ -1,4 +1,5 @@
-import { type ContentBlock, estimateTextTokens } from "@agent/session-format";
+import { type ContentBlock, estimateContentTokens, estimateTextTokens, type StoredRecord } from "@agent/session-format";
+import { estimateRecordTokens } from "./tokens.js";
 
 // chars/4, the estimate every token count in the project uses (session-format's estimateTextTokens).
 const CHARS_PER_TOKEN = 4;
@@ -98,4 +99,34 @@ function blocksTokens(content: readonly ContentBlock[]): number {
 		else if (block.type === "thinking") tokens += estimateTextTokens(block.thinking);
 	}
 	return tokens;
+}
+
+// What the marker adds to a cut block, in tokens (generously).
+const MARKER_TOKENS = 40;
+
+/**
+ * A record's token estimate as the model and the summarizer get it: a text or thinking block
+ * over `maxBlockTokens` counts as what remains after the cut. Equals estimateRecordTokens when
+ * nothing is cut.
+ */
+export function cappedRecordTokens(record: StoredRecord, maxBlockTokens: number): number {
+	if (!Number.isFinite(maxBlockTokens) || (record.recordType !== "message" && record.recordType !== "custom_message")) {
+		return estimateRecordTokens(record);
+	}
+	if (typeof record.content === "string") return estimateRecordTokens(record);
+	let tokens = 0;
+	let cut = false;
+	for (const block of record.content) {
+		const text = block.type === "text" ? block.text : block.type === "thinking" ? block.thinking : undefined;
+		if (text !== undefined && estimateTextTokens(text) > maxBlockTokens) {
+			tokens += maxBlockTokens + MARKER_TOKENS;
+			cut = true;
+		}
+	}
+	if (!cut) return estimateRecordTokens(record);
+	const rest = record.content.filter((block) => {
+		const text = block.type === "text" ? block.text : block.type === "thinking" ? block.thinking : undefined;
+		return text === undefined || estimateTextTokens(text) <= maxBlockTokens;
+	});
+	return tokens + estimateContentTokens(rest);
 }

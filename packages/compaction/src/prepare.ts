@@ -108,7 +108,7 @@ export function prepareCompaction(
 	settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS,
 	options: PrepareCompactionOptions = {},
 ): CompactionPlan | undefined {
-	const scanner = new PathScanner(options.fileOperations);
+	const scanner = new PathScanner(options.fileOperations, maxBlockTokensOf(options, settings));
 	for (const record of path) scanner.add(record);
 	const plan = planFromScan(scanner, settings, options);
 	if (plan) SOURCES.set(plan, arraySource(path));
@@ -125,7 +125,7 @@ export async function prepareCompactionFrom(
 	settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS,
 	options: PrepareCompactionOptions = {},
 ): Promise<CompactionPlan | undefined> {
-	const scanner = new PathScanner(options.fileOperations);
+	const scanner = new PathScanner(options.fileOperations, maxBlockTokensOf(options, settings));
 	for await (const record of source(0)) scanner.add(record);
 	const plan = planFromScan(scanner, settings, options);
 	if (plan) SOURCES.set(plan, source);
@@ -273,6 +273,11 @@ function contextTokensOf(scanner: PathScanner, systemPrompt: string | undefined)
 	if (scanner.latest) tokens += estimateTextTokens(compactionSummaryText(scanner.latest.summary));
 	for (let i = Math.max(start, facts.base); i < facts.end; i++) tokens += inContext(i);
 	return tokens;
+}
+
+/** The block size beyond which records are cut, as serializeOptions decides it. */
+function maxBlockTokensOf(options: PrepareCompactionOptions, settings: CompactionSettings): number {
+	return serializeOptions(options, settings).maxBlockTokens ?? Number.POSITIVE_INFINITY;
 }
 
 /** The plan's serialization: the given options, with oversized blocks cut to fit the window when it is known. */
