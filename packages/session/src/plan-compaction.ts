@@ -4,9 +4,11 @@ import {
 	compactionReduces,
 	effectiveKeepRecentTokens,
 	estimateChunks,
+	oversizedBlockTokens,
 	prepareCompaction,
 	prepareCompactionFrom,
 	summaryMaxTokens,
+	truncateOversizedBlocks,
 } from "@agent/compaction";
 import type { CompactionSettings, SessionStore } from "@agent/session-format";
 import { linearLogSource, NotLinear } from "./log-path-source.js";
@@ -99,5 +101,10 @@ async function planOf(
 	}
 	const opened = await store.open(sessionId);
 	const plan = prepareCompaction(opened.path, settings, prepareOptions);
-	return { model: summarizer.name, plan, contextTokens: opened.context.estimatedTokens, keepRecentTokens };
+	// Measured as the model gets it: oversized blocks cut.
+	const cut = truncateOversizedBlocks(
+		opened.context.messages,
+		oversizedBlockTokens(contextWindow, settings.reserveTokens),
+	).tokens;
+	return { model: summarizer.name, plan, contextTokens: opened.context.estimatedTokens - cut, keepRecentTokens };
 }

@@ -66,8 +66,8 @@ export function registerCompact(ctx: CliContext): Command {
 			const record = await compactShowingProgress(ctx, sessions, id, options);
 			if (flags.json) return ctx.out.json(record ?? null);
 			if (!record) {
-				const opened = await sessions.open(id);
-				return nothingToCompact(ctx, opened.context.estimatedTokens, keepRecent(sessions, options));
+				const context = await sessions.modelContext(id);
+				return nothingToCompact(ctx, context.estimatedTokens, keepRecent(sessions, options));
 			}
 			await ctx.out.line(renderRecord(record, ctx.out.paint));
 		});
