@@ -24,6 +24,7 @@ const FEED_TYPES = new Set<SessionEvent["type"]>([
 	"turn.completed",
 	"turn.failed",
 	"compaction.started",
+	"compaction.skipped",
 	"compaction.completed",
 	"compaction.failed",
 ]);

@@ -7,6 +7,7 @@ export {
 	type SummarizeBranchOptions,
 	summarizeBranch,
 } from "./branch-summary.js";
+export { type ChunkEstimate, type ChunkEstimateOptions, compactionReduces, estimateChunks } from "./chunk-estimate.js";
 export {
 	type CompactionProgress,
 	type CompactionRecordInput,
@@ -29,6 +30,15 @@ export {
 	mergeFileOperations,
 	stripFileOperations,
 } from "./file-operations.js";
+export {
+	cappedRecordTokens,
+	type OversizedTruncation,
+	oversizedBlockTokens,
+	type TruncatableMessage,
+	truncateMessage,
+	truncateOversizedBlocks,
+	truncateOversizedText,
+} from "./oversized.js";
 export { partPieces, renderPartPrompt } from "./part-material.js";
 export { arraySource, type PathSource, recordsBetween } from "./path-source.js";
 export {

@@ -1,5 +1,6 @@
 import { contextMessageOf } from "@agent/session-format";
 import { invalidArgument } from "./errors.js";
+import { truncateMessage } from "./oversized.js";
 import type { PathSource } from "./path-source.js";
 import { recordsBetween } from "./path-source.js";
 import { type CompactionPlan, planSource, type SummaryPart } from "./prepare.js";
@@ -8,7 +9,7 @@ import { renderSummaryPrompt } from "./summary-prompts.js";
 
 /**
  * A part's messages in the §7.5.5 flat format, one string per message (messages with nothing
- * to show are left out), serialized as they are read from the source: only what a chunk needs
+ * to show are left out; blocks over serialize.maxBlockTokens cut to head and tail), serialized as they are read from the source: only what a chunk needs
  * is ever in memory.
  */
 export async function* partPieces(
@@ -19,7 +20,8 @@ export async function* partPieces(
 	for await (const record of recordsBetween(source, part.fromSeq, part.toSeq)) {
 		const message = contextMessageOf(record);
 		if (!message) continue;
-		const text = serializeMessage(message, serialize);
+		const cut = serialize.maxBlockTokens === undefined ? message : truncateMessage(message, serialize.maxBlockTokens);
+		const text = serializeMessage(cut, serialize);
 		if (text.length > 0) yield text;
 	}
 }

@@ -1,7 +1,8 @@
 import type { CompactionRecord, StoredRecord } from "@agent/session-format";
 import { DEFAULT_FILE_TOOLS, DEFAULT_PATH_ARGUMENTS, type FileOperationOptions } from "./file-operations.js";
+import { cappedRecordTokens } from "./oversized.js";
 import { BOUNDARY, COMPACTION, CONTEXT, PathFacts, STARTS_TURN, TOOL_RESULT } from "./path-facts.js";
-import { estimateRecordTokens, usageTokens } from "./tokens.js";
+import { usageTokens } from "./tokens.js";
 
 /**
  * One pass over a path (root → leaf, or the suffix a resume reads), record by record, keeping
@@ -34,7 +35,14 @@ export class PathScanner {
 	private readonly fileTools = new Map<string, boolean>();
 	private readonly pathArguments;
 
-	constructor(options: FileOperationOptions = {}) {
+	/**
+	 * `maxBlockTokens`: records are measured as the model and the summarizer get them, with text
+	 * and thinking blocks over it cut (see oversized.ts); Infinity measures them whole.
+	 */
+	constructor(
+		options: FileOperationOptions = {},
+		private readonly maxBlockTokens = Number.POSITIVE_INFINITY,
+	) {
 		for (const [name, access] of Object.entries(options.tools ?? DEFAULT_FILE_TOOLS)) {
 			if (access === "read" || access === "modify") this.fileTools.set(name, access === "modify");
 		}
@@ -86,7 +94,7 @@ export class PathScanner {
 				flags = BOUNDARY | COMPACTION;
 				break;
 		}
-		this.facts.push(record.seq, estimateRecordTokens(record), flags, call);
+		this.facts.push(record.seq, cappedRecordTokens(record, this.maxBlockTokens), flags, call);
 		if (record.recordType === "compaction") this.startRegion(record, index);
 	}
 

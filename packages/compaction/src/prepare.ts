@@ -6,6 +6,7 @@ import {
 	type StoredRecord,
 } from "@agent/session-format";
 import { type FileOperationOptions, mergeFileOperations, stripFileOperations } from "./file-operations.js";
+import { oversizedBlockTokens } from "./oversized.js";
 import { CONTEXT, TOOL_RESULT } from "./path-facts.js";
 import { PathScanner } from "./path-scan.js";
 import { arraySource, type PathSource } from "./path-source.js";
@@ -107,7 +108,7 @@ export function prepareCompaction(
 	settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS,
 	options: PrepareCompactionOptions = {},
 ): CompactionPlan | undefined {
-	const scanner = new PathScanner(options.fileOperations);
+	const scanner = new PathScanner(options.fileOperations, maxBlockTokensOf(options, settings));
 	for (const record of path) scanner.add(record);
 	const plan = planFromScan(scanner, settings, options);
 	if (plan) SOURCES.set(plan, arraySource(path));
@@ -124,7 +125,7 @@ export async function prepareCompactionFrom(
 	settings: CompactionSettings = DEFAULT_COMPACTION_SETTINGS,
 	options: PrepareCompactionOptions = {},
 ): Promise<CompactionPlan | undefined> {
-	const scanner = new PathScanner(options.fileOperations);
+	const scanner = new PathScanner(options.fileOperations, maxBlockTokensOf(options, settings));
 	for await (const record of source(0)) scanner.add(record);
 	const plan = planFromScan(scanner, settings, options);
 	if (plan) SOURCES.set(plan, source);
@@ -203,7 +204,7 @@ function planFromScan(
 		systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
 		parts,
 		settings: { ...settings },
-		serialize: options.serialize ?? {},
+		serialize: serializeOptions(options, settings),
 	};
 	if (cut.isSplitTurn) plan.turnStartSeq = facts.seq(cut.turnStartIndex);
 	if (previous) plan.previousCompactionSeq = previous.seq;
@@ -272,4 +273,17 @@ function contextTokensOf(scanner: PathScanner, systemPrompt: string | undefined)
 	if (scanner.latest) tokens += estimateTextTokens(compactionSummaryText(scanner.latest.summary));
 	for (let i = Math.max(start, facts.base); i < facts.end; i++) tokens += inContext(i);
 	return tokens;
+}
+
+/** The block size beyond which records are cut, as serializeOptions decides it. */
+function maxBlockTokensOf(options: PrepareCompactionOptions, settings: CompactionSettings): number {
+	return serializeOptions(options, settings).maxBlockTokens ?? Number.POSITIVE_INFINITY;
+}
+
+/** The plan's serialization: the given options, with oversized blocks cut to fit the window when it is known. */
+function serializeOptions(options: PrepareCompactionOptions, settings: CompactionSettings): SerializeOptions {
+	const given = options.serialize ?? {};
+	if (given.maxBlockTokens !== undefined) return given;
+	const maxBlockTokens = oversizedBlockTokens(options.contextWindow, settings.reserveTokens);
+	return Number.isFinite(maxBlockTokens) ? { ...given, maxBlockTokens } : given;
 }

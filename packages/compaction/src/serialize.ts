@@ -6,6 +6,11 @@ export const DEFAULT_MAX_TOOL_RESULT_CHARS = 2000;
 export interface SerializeOptions {
 	/** Characters of a tool result to keep; the rest is replaced by a note of how much was cut. */
 	maxToolResultChars?: number;
+	/**
+	 * Tokens one text or thinking block may have before its middle is cut with a marker (the log
+	 * keeps the whole text); a plan prepared with a context window sets it (see oversizedBlockTokens).
+	 */
+	maxBlockTokens?: number;
 }
 
 /** What serialization needs of a message; ContextMessage and MessageRecord both fit. */

@@ -28,9 +28,9 @@ export interface JobResult {
 }
 
 // chars/4 is an estimate; leave a tenth of the room free for what it misses.
-const SAFETY = 0.9;
+export const SAFETY = 0.9;
 // Below this many tokens of material per call, chunking cannot make progress worth making.
-const MIN_CHUNK_TOKENS = 64;
+export const MIN_CHUNK_TOKENS = 64;
 // How often a chunk is halved after the provider reports an overflow anyway.
 const MAX_HALVINGS = 3;
 
@@ -129,7 +129,8 @@ class PieceQueue {
 	}
 }
 
-function pieceCost(piece: string): number {
+/** What one piece costs in a chunk: its tokens and the newline that joins it. */
+export function pieceCost(piece: string): number {
 	return estimateTextTokens(piece) + 1;
 }
 

@@ -24,6 +24,8 @@ export type SessionEvent =
 			/** What the plan summarizes: its messages and their estimated tokens. */
 			messages?: number;
 			tokensBefore?: number;
+			/** The summarizer calls it is estimated to take, when the caller asked (CompactOptions.estimateChunks). */
+			chunksEstimated?: number;
 	  }
 	| {
 			type: "compaction.progress";
@@ -31,9 +33,21 @@ export type SessionEvent =
 			trigger: CompactionTrigger;
 			/** Summarizer calls made so far (one per chunk; a long history goes in many). */
 			chunks: number;
+			/** The calls estimated in all, when asked for: the `n` of "chunk i of n" (an estimate; i may pass it). */
+			chunksEstimated?: number;
 			/** Messages summarized so far, of all the plan summarizes. */
 			messagesDone: number;
 			messagesTotal: number;
+	  }
+	| {
+			/** A compaction that would not make the context smaller was not run (nothing was written). */
+			type: "compaction.skipped";
+			sessionId: string;
+			trigger: CompactionTrigger;
+			reason: string;
+			/** Estimated tokens of the context now, and after such a compaction at most. */
+			contextTokens: number;
+			tokensAfter: number;
 	  }
 	| { type: "compaction.completed"; sessionId: string; record: SessionRecord }
 	| { type: "compaction.failed"; sessionId: string; trigger: CompactionTrigger; error: EventError };

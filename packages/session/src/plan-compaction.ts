@@ -1,8 +1,14 @@
 import {
+	type ChunkEstimate,
 	type CompactionPlan,
+	compactionReduces,
 	effectiveKeepRecentTokens,
+	estimateChunks,
+	oversizedBlockTokens,
 	prepareCompaction,
 	prepareCompactionFrom,
+	summaryMaxTokens,
+	truncateOversizedBlocks,
 } from "@agent/compaction";
 import type { CompactionSettings, SessionStore } from "@agent/session-format";
 import { linearLogSource, NotLinear } from "./log-path-source.js";
@@ -13,6 +19,8 @@ export interface PlanCompactionOptions {
 	model?: string;
 	keepRecentTokens?: number;
 	customInstructions?: string;
+	/** Also work out how many summarizer calls the plan takes (reads the material once more). */
+	estimateChunks?: boolean;
 }
 
 export interface CompactionPreview {
@@ -27,6 +35,13 @@ export interface CompactionPreview {
 	 * allows ((window − reserve) / 2); `capped` says so in words when they differ.
 	 */
 	keepRecentTokens: { configured: number; effective: number; capped?: string };
+	/**
+	 * Whether the plan makes the context smaller (kept tokens plus the longest summary under the
+	 * context now); a compaction that cannot is skipped, and `reason` says why. Absent without a plan.
+	 */
+	reduction?: { reduces: boolean; tokensAfter: number; reason?: string };
+	/** The summarizer calls the plan takes, when asked for (`estimateChunks`) and there is a plan. */
+	chunks?: ChunkEstimate;
 }
 
 /**
@@ -45,7 +60,23 @@ export async function previewCompaction(
 	sessionId: string,
 	summarizer: ResolvedModel,
 	settings: CompactionSettings,
-	options: { contextWindow?: number; customInstructions?: string } = {},
+	options: { contextWindow?: number; customInstructions?: string; estimateChunks?: boolean } = {},
+): Promise<CompactionPreview> {
+	const preview = await planOf(store, sessionId, summarizer, settings, options);
+	const plan = preview.plan;
+	if (!plan) return preview;
+	const window = summarizer.model.contextWindow > 0 ? summarizer.model.contextWindow : Number.POSITIVE_INFINITY;
+	preview.reduction = compactionReduces(plan, summaryMaxTokens(plan, summarizer, window));
+	if (options.estimateChunks) preview.chunks = await estimateChunks(plan, summarizer);
+	return preview;
+}
+
+async function planOf(
+	store: SessionStore,
+	sessionId: string,
+	summarizer: ResolvedModel,
+	settings: CompactionSettings,
+	options: { contextWindow?: number; customInstructions?: string },
 ): Promise<CompactionPreview> {
 	const metadata = await store.metadata(sessionId);
 	const systemPrompt = metadata.systemPromptOverride;
@@ -70,5 +101,10 @@ export async function previewCompaction(
 	}
 	const opened = await store.open(sessionId);
 	const plan = prepareCompaction(opened.path, settings, prepareOptions);
-	return { model: summarizer.name, plan, contextTokens: opened.context.estimatedTokens, keepRecentTokens };
+	// Measured as the model gets it: oversized blocks cut.
+	const cut = truncateOversizedBlocks(
+		opened.context.messages,
+		oversizedBlockTokens(contextWindow, settings.reserveTokens),
+	).tokens;
+	return { model: summarizer.name, plan, contextTokens: opened.context.estimatedTokens - cut, keepRecentTokens };
 }

@@ -1,4 +1,4 @@
-import { pruneToolOutputs } from "@agent/compaction";
+import { pruneToolOutputs, truncateOversizedBlocks } from "@agent/compaction";
 import type { OpenedSession, SessionContext } from "@agent/session-format";
 
 /** What pruning took out of a context: the tool results whose output was replaced, and the tokens saved. */
@@ -12,17 +12,37 @@ export interface PrunedOutputs {
 export interface ModelContext extends SessionContext {
 	/** Present when config pruned something (compaction.prune_tool_outputs). */
 	pruned?: PrunedOutputs;
+	/** Present when blocks too big for the model's window were cut to head and tail (the log keeps them whole). */
+	truncated?: PrunedOutputs;
 }
 
 /**
- * Applies compaction.prune_tool_outputs to an opened session's context (opencode's pruning):
- * nothing is written, the log keeps every output; only what the model is sent changes.
+ * Applies compaction.prune_tool_outputs to an opened session's context (opencode's pruning),
+ * then cuts any text or thinking block over `maxBlockTokens` to its head and tail with a marker
+ * (see oversizedBlockTokens): nothing is written, the log keeps every output and every whole
+ * text; only what the model is sent changes.
  */
 export function prunedContext(
 	opened: OpenedSession,
 	settings: { protectTokens: number; minimumTokens: number } | undefined,
+	maxBlockTokens = Number.POSITIVE_INFINITY,
 ): ModelContext {
-	const context = opened.context;
+	const pruned = prunedOutputs(opened.context, settings);
+	if (!Number.isFinite(maxBlockTokens)) return pruned;
+	const cut = truncateOversizedBlocks(pruned.messages, maxBlockTokens);
+	if (cut.seqs.length === 0) return pruned;
+	return {
+		...pruned,
+		messages: cut.messages,
+		estimatedTokens: Math.max(0, pruned.estimatedTokens - cut.tokens),
+		truncated: { seqs: cut.seqs.filter((seq): seq is number => seq !== undefined), tokens: cut.tokens },
+	};
+}
+
+function prunedOutputs(
+	context: SessionContext,
+	settings: { protectTokens: number; minimumTokens: number } | undefined,
+): ModelContext {
 	if (!settings) return context;
 	const result = pruneToolOutputs(context.messages, settings);
 	if (result.prunedCount === 0) return context;

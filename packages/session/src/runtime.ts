@@ -1,6 +1,13 @@
-import { estimateContextTokens, shouldCompact, compact as summarize } from "@agent/compaction";
+import {
+	estimateContextTokens,
+	oversizedBlockTokens,
+	shouldCompact,
+	compact as summarize,
+	truncateOversizedBlocks,
+} from "@agent/compaction";
 import {
 	AgentSessionError,
+	buildContextFromPath,
 	type CompactionSettings,
 	type CompactionTrigger,
 	type ContentBlock,
@@ -117,6 +124,11 @@ export interface CompactOptions {
 	customInstructions?: string;
 	keepRecentTokens?: number;
 	signal?: AbortSignal;
+	/**
+	 * Work out first how many summarizer calls the compaction takes (one more read of the material),
+	 * so that compaction.started and compaction.progress carry `chunksEstimated` (a progress bar's total).
+	 */
+	estimateChunks?: boolean;
 }
 
 /**
@@ -266,10 +278,15 @@ export class AgentSessions {
 
 	/**
 	 * The context the model would get now for a session (or a leaf of it): the store's context,
-	 * with old tool outputs pruned when compaction.prune_tool_outputs is set (`pruned` says which).
+	 * with old tool outputs pruned when compaction.prune_tool_outputs is set (`pruned` says which),
+	 * and blocks too big for the session's model cut to head and tail (`truncated` says which).
 	 */
 	async modelContext(sessionId: string, options?: OpenOptions): Promise<ModelContext> {
-		return prunedContext(await this.store.open(sessionId, options), this.config.pruneToolOutputs);
+		const opened = await this.store.open(sessionId, options);
+		const metadata = await this.store.metadata(sessionId);
+		const window = this.windowOf(metadata.model || this.defaultModel());
+		const maxBlockTokens = oversizedBlockTokens(window, this.config.compaction.reserveTokens);
+		return prunedContext(opened, this.config.pruneToolOutputs, maxBlockTokens);
 	}
 
 	/** The outcome of every turn of the session (its `turn` records, oldest first): the persisted turn events. */
@@ -414,6 +431,7 @@ export class AgentSessions {
 						maxToolSteps: this.config.maxToolSteps,
 						...(this.options.toolExecutor ? { toolExecutor: this.options.toolExecutor } : {}),
 						...(this.config.pruneToolOutputs ? { pruneToolOutputs: this.config.pruneToolOutputs } : {}),
+						reserveTokens: this.config.compaction.reserveTokens,
 						compactIfNeeded: (held, turnModel, trigger, signal, opened) =>
 							this.autoCompact(held, turnModel, trigger, signal, opened),
 						onAppended: (record) => records.push(record),
@@ -479,7 +497,10 @@ export class AgentSessions {
 		if (trigger === "threshold") {
 			const opened = resumed ?? (await this.store.open(lease.sessionId));
 			const systemPrompt = opened.context.systemPrompt;
-			const tokens = estimateContextTokens(opened.path, systemPrompt ? { systemPrompt } : {});
+			// Judged on what the model is sent: blocks too big for the window are cut, not summarized.
+			const maxBlockTokens = oversizedBlockTokens(model.model.contextWindow, settings.reserveTokens);
+			const sent = truncateOversizedBlocks(buildContextFromPath(opened.path).messages, maxBlockTokens).messages;
+			const tokens = estimateContextTokens(sent, systemPrompt ? { systemPrompt } : {});
 			if (!shouldCompact(tokens, model.model.contextWindow, settings)) return undefined;
 		}
 		const summarizer = this.config.compactionModel ? this.resolve(this.config.compactionModel) : model;
@@ -496,7 +517,7 @@ export class AgentSessions {
 		options: CompactOptions,
 	): Promise<SessionRecord | undefined> {
 		const sessionId = lease.sessionId;
-		const { plan, keepRecentTokens } = await previewCompaction(
+		const { plan, keepRecentTokens, reduction, chunks } = await previewCompaction(
 			this.store,
 			sessionId,
 			model,
@@ -508,13 +529,28 @@ export class AgentSessions {
 			(this.options.onWarning ?? console.warn)(`@agent/session: ${keepRecentTokens.capped}`);
 		}
 		if (!plan) return undefined;
+		if (trigger === "threshold" && reduction && !reduction.reduces) {
+			// Summarizing would only spend calls: the tokens are in what is kept word for word. (A manual
+			// compaction runs as asked, and an overflow's is the provider's word against our estimate.)
+			this.events.emit({
+				type: "compaction.skipped",
+				sessionId,
+				trigger,
+				reason: reduction.reason ?? "compacting cannot reduce the context",
+				contextTokens: plan.contextTokens,
+				tokensAfter: reduction.tokensAfter,
+			});
+			return undefined;
+		}
 		const messagesTotal = plan.parts.reduce((sum, part) => sum + part.messageCount, 0);
+		const estimated = chunks ? { chunksEstimated: chunks.chunks } : {};
 		this.events.emit({
 			type: "compaction.started",
 			sessionId,
 			trigger,
 			messages: messagesTotal,
 			tokensBefore: plan.tokensBefore,
+			...estimated,
 		});
 		// Calls and messages of the parts already done, so that progress counts over the whole plan.
 		const done = { chunks: 0, messages: 0, part: 0, partChunks: 0 };
@@ -534,6 +570,7 @@ export class AgentSessions {
 						sessionId,
 						trigger,
 						chunks: done.chunks + progress.chunks,
+						...estimated,
 						messagesDone: done.messages + progress.messagesDone,
 						messagesTotal,
 					});
@@ -584,6 +621,15 @@ export class AgentSessions {
 
 	private resolve(name: string): ResolvedModel {
 		return (this.options.resolveModel ?? resolveModel)(name);
+	}
+
+	/** A model's context window; undefined for a model this runtime cannot resolve (e.g. an imported session's). */
+	private windowOf(name: string): number | undefined {
+		try {
+			return this.resolve(name).model.contextWindow;
+		} catch {
+			return undefined;
+		}
 	}
 
 	private leaseWaitMs(): number {

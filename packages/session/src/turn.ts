@@ -1,3 +1,4 @@
+import { oversizedBlockTokens } from "@agent/compaction";
 import {
 	AgentSessionError,
 	type CompactionTrigger,
@@ -33,6 +34,8 @@ export interface TurnEnvironment {
 	onAppended?: (record: SessionRecord) => void;
 	/** compaction.prune_tool_outputs: old tool outputs are pruned from what the model is sent. */
 	pruneToolOutputs?: { protectTokens: number; minimumTokens: number };
+	/** compaction.reserve_tokens: with the model's window, how big one block may be before it is cut (oversizedBlockTokens). */
+	reserveTokens: number;
 	/**
 	 * Compacts the session under the held lease when the trigger says so (for "threshold", judged
 	 * on `opened`, the session as just resumed); returns the compaction record if it did.
@@ -170,7 +173,8 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 
 async function callModel(env: TurnEnvironment, input: TurnInput, opened: OpenedSession): Promise<AssistantMessage> {
 	const { model, apiKey } = input.model;
-	const modelContext = prunedContext(opened, env.pruneToolOutputs);
+	const maxBlockTokens = oversizedBlockTokens(model.contextWindow, env.reserveTokens);
+	const modelContext = prunedContext(opened, env.pruneToolOutputs, maxBlockTokens);
 	const context = {
 		messages: toPiMessages(modelContext.messages, model),
 		...(modelContext.systemPrompt ? { systemPrompt: modelContext.systemPrompt } : {}),

@@ -168,6 +168,29 @@ describe("compaction in the runtime", () => {
 		expect(opened.context.estimatedTokens).toBeLessThan(3000 - 1000);
 	});
 
+	it("skips a threshold compaction that cannot make the context smaller, says why, and the turn answers", async () => {
+		const home = await tempHome();
+		// (window − reserve) is 400 tokens: what is kept plus a summary (up to a quarter of the window) is more than the context.
+		const { resolveModel, requests } = model({ contextWindow: 3000 });
+		const runtime = await openRuntime(home, {
+			resolveModel,
+			compaction: { reserveTokens: 2600, keepRecentTokens: 600 },
+		});
+		const session = await runtime.create({ model: "faux/faux-small" });
+		const events: SessionEvent[] = [];
+		runtime.subscribe((event) => events.push(event), { sessionId: session.id });
+		for (let i = 0; i < 3; i++) {
+			const result = await runtime.send(session.id, `message ${i} ${"lorem ipsum dolor sit amet ".repeat(15)}`);
+			expect(result.records.some((r) => r.recordType === "message" && r.role === "assistant")).toBe(true);
+		}
+		const skipped = events.filter((event) => event.type === "compaction.skipped");
+		expect(skipped.length).toBeGreaterThan(0);
+		expect(skipped[0]).toMatchObject({ trigger: "threshold", reason: expect.stringMatching(/cannot reduce/) });
+		expect(events.some((event) => event.type === "compaction.started")).toBe(false);
+		expect((await allRecords(runtime, session.id)).some((r) => r.recordType === "compaction")).toBe(false);
+		expect(requests.filter((r) => (r.systemPrompt ?? "").includes("summarization"))).toEqual([]);
+	});
+
 	it("on a context overflow, compacts (trigger overflow) and retries once", async () => {
 		const home = await tempHome();
 		let overflowed = false;

@@ -1,5 +1,5 @@
-import { type CompactionPlan, renderPartPrompt } from "@agent/compaction";
-import type { AgentSessions, PlanCompactionOptions } from "@agent/session";
+import { type ChunkEstimate, type CompactionPlan, renderPartPrompt } from "@agent/compaction";
+import type { AgentSessions, CompactionPreview, PlanCompactionOptions } from "@agent/session";
 import { Command } from "commander";
 import { integerOption, SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
@@ -45,7 +45,7 @@ export function registerCompact(ctx: CliContext): Command {
 				throw new UsageError("--prompts only goes with --dry-run (a compaction sends its prompts chunk by chunk)");
 			}
 			if (flags.dryRun) {
-				const preview = await sessions.planCompaction(id, options);
+				const preview = await sessions.planCompaction(id, { ...options, estimateChunks: true });
 				const plan = preview.plan;
 				const prompts = plan && flags.prompts ? await partPrompts(plan) : undefined;
 				if (flags.json) {
@@ -53,19 +53,21 @@ export function registerCompact(ctx: CliContext): Command {
 						model: preview.model,
 						plan: plan ?? null,
 						keepRecentTokens: preview.keepRecentTokens,
+						chunks: preview.chunks ?? null,
+						reduction: preview.reduction ?? null,
 						...(prompts ? { prompts } : {}),
 					});
 				}
 				if (preview.keepRecentTokens.capped) ctx.out.note(`Note: ${preview.keepRecentTokens.capped}.`);
 				if (!plan) return nothingToCompact(ctx, preview.contextTokens, keepRecent(sessions, options));
-				for (const line of renderPlan(preview.model, plan, prompts)) await ctx.out.line(line);
+				for (const line of renderPlan(preview, plan, prompts)) await ctx.out.line(line);
 				return;
 			}
-			const record = await sessions.compact(id, options);
+			const record = await compactShowingProgress(ctx, sessions, id, options);
 			if (flags.json) return ctx.out.json(record ?? null);
 			if (!record) {
-				const opened = await sessions.open(id);
-				return nothingToCompact(ctx, opened.context.estimatedTokens, keepRecent(sessions, options));
+				const context = await sessions.modelContext(id);
+				return nothingToCompact(ctx, context.estimatedTokens, keepRecent(sessions, options));
 			}
 			await ctx.out.line(renderRecord(record, ctx.out.paint));
 		});
@@ -81,6 +83,38 @@ function nothingToCompact(ctx: CliContext, tokens: number, keepRecentTokens: num
 	);
 }
 
+/**
+ * Compacts, with a bar of the summarizer calls (chunk i of ~n) on stderr when stderr is a
+ * terminal: the runtime estimates n first and reports each call (compaction.progress).
+ */
+async function compactShowingProgress(
+	ctx: CliContext,
+	sessions: AgentSessions,
+	id: string,
+	options: PlanCompactionOptions,
+): Promise<Awaited<ReturnType<AgentSessions["compact"]>>> {
+	const stderr = ctx.io.stderr as { isTTY?: boolean };
+	if (stderr.isTTY !== true) return sessions.compact(id, options);
+	// Loaded only here: a compaction on a terminal is the one case that draws a bar.
+	const { startProgress } = await import("../io/progress.js");
+	const progress = startProgress(ctx.io.stderr, "compact", 1);
+	const unsubscribe = sessions.subscribe(
+		(event) => {
+			if (event.type !== "compaction.started" && event.type !== "compaction.progress") return;
+			const total = Math.max(event.chunksEstimated ?? 1, event.type === "compaction.progress" ? event.chunks : 0, 1);
+			const done = event.type === "compaction.progress" ? event.chunks : 0;
+			progress.update(done, total, `chunk ${Math.min(done + 1, total)} of ~${total}`);
+		},
+		{ sessionId: id },
+	);
+	try {
+		return await sessions.compact(id, { ...options, estimateChunks: true });
+	} finally {
+		unsubscribe();
+		progress.stop();
+	}
+}
+
 /** Every part's whole user prompt, as sent when its material fits the summarizer's window in one call. */
 async function partPrompts(plan: CompactionPlan): Promise<string[]> {
 	const prompts: string[] = [];
@@ -88,11 +122,23 @@ async function partPrompts(plan: CompactionPlan): Promise<string[]> {
 	return prompts;
 }
 
+/** "1 (the material fits one call)" or how many chunks it takes and why. */
+function describeChunks(chunks: ChunkEstimate): string {
+	const window = Number.isFinite(chunks.summarizerWindow)
+		? `the summarizer's ${formatCount(chunks.summarizerWindow)}-token window`
+		: "the summarizer";
+	if (chunks.fitsInOneCall) {
+		return `${chunks.chunks} (the material fits one call${chunks.parts.length > 1 ? " per part" : ""} of ${window})`;
+	}
+	const material = chunks.parts.reduce((sum, part) => sum + part.materialTokens, 0);
+	return `~${chunks.chunks} (estimate): the material (~${formatCount(material)} tokens) does not fit one call of ${window}, so it is summarized in ~${chunks.chunks} chunks`;
+}
+
 /** The plan for people: what is summarized and kept, the files, then (with --prompts) the exact prompts. */
-function renderPlan(model: string, plan: CompactionPlan, prompts: string[] | undefined): string[] {
+function renderPlan(preview: CompactionPreview, plan: CompactionPlan, prompts: string[] | undefined): string[] {
 	const lines = [
 		"Compaction plan (dry run: nothing was written)",
-		`summarizer:        ${model}`,
+		`summarizer:        ${preview.model}`,
 		`firstKeptSeq:      ${plan.firstKeptSeq}`,
 		`tokensBefore:      ${plan.tokensBefore} (summarized now)`,
 		`contextTokens:     ${plan.contextTokens}`,
@@ -106,6 +152,10 @@ function renderPlan(model: string, plan: CompactionPlan, prompts: string[] | und
 		lines.push(
 			`${`${part.part}:`.padEnd(19)}${part.messageCount} message(s), ~${part.tokens} tokens, seq ${part.fromSeq} to ${part.toSeq - 1} (${part.kind} prompt)`,
 		);
+	}
+	if (preview.chunks) lines.push(`summarizer calls:  ${describeChunks(preview.chunks)}`);
+	if (preview.reduction && !preview.reduction.reduces) {
+		lines.push(`reduces:           no: ${preview.reduction.reason} (a threshold compaction skips it)`);
 	}
 	if (!prompts) {
 		lines.push("", "(add --prompts to print the full prompts)");

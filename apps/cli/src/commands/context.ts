@@ -15,7 +15,7 @@ export function registerContext(ctx: CliContext): Command {
 		.description("print exactly what the LLM would get for a session: its messages and their estimated size")
 		.argument("<id>", SESSION_ID_HELP)
 		.option("--leaf <seq>", "build the context for this record instead of the active leaf", integerOption(1))
-		.option("--json", "print { leafSeq, systemPrompt, messages, estimatedTokens, compaction, pruned }")
+		.option("--json", "print { leafSeq, systemPrompt, messages, estimatedTokens, compaction, pruned, truncated }")
 		.action(async (rawId: string, flags: ContextFlags) => {
 			const id = await ctx.sessionId(rawId);
 			const sessions = await ctx.sessions();
@@ -32,6 +32,8 @@ export function registerContext(ctx: CliContext): Command {
 					compaction: context.compaction ?? null,
 					// compaction.prune_tool_outputs: the tool results whose output the model gets as a placeholder.
 					pruned: context.pruned ?? null,
+					// Blocks too big for the model's window, cut to head and tail (the log keeps them whole).
+					truncated: context.truncated ?? null,
 				});
 			}
 			const paint = ctx.out.paint;
@@ -41,10 +43,13 @@ export function registerContext(ctx: CliContext): Command {
 			const pruned = context.pruned
 				? `; old output of ${context.pruned.seqs.length} tool result(s) pruned (~${formatCount(context.pruned.tokens)} tokens)`
 				: "";
+			const truncated = context.truncated
+				? `; ${context.truncated.seqs.length} oversized message(s) cut to head and tail (~${formatCount(context.truncated.tokens)} tokens)`
+				: "";
 			await ctx.out.line(
 				paint(
 					"gray",
-					`${context.messages.length} message(s), ~${formatCount(context.estimatedTokens)} tokens, leaf #${context.leafSeq ?? "-"}${compaction}${pruned}`,
+					`${context.messages.length} message(s), ~${formatCount(context.estimatedTokens)} tokens, leaf #${context.leafSeq ?? "-"}${compaction}${pruned}${truncated}`,
 				),
 			);
 			if (context.systemPrompt) {

@@ -1,0 +1,132 @@
+import { type ContentBlock, estimateContentTokens, estimateTextTokens, type StoredRecord } from "@agent/session-format";
+import { estimateRecordTokens } from "./tokens.js";
+
+// chars/4, the estimate every token count in the project uses (session-format's estimateTextTokens).
+const CHARS_PER_TOKEN = 4;
+// However small the window, a block keeps at least this much of its text.
+const MIN_BLOCK_TOKENS = 256;
+
+/**
+ * The most tokens one text, thinking or tool-result block may take of a model's context: a
+ * quarter of what the window leaves after the reserve, so that no single block can fill the
+ * window (or trigger a compaction that cannot reduce it). Infinity when the window is unknown.
+ */
+export function oversizedBlockTokens(contextWindow: number | undefined, reserveTokens: number): number {
+	if (contextWindow === undefined || !Number.isFinite(contextWindow) || contextWindow <= 0) {
+		return Number.POSITIVE_INFINITY;
+	}
+	return Math.max(MIN_BLOCK_TOKENS, Math.floor((contextWindow - reserveTokens) / 4));
+}
+
+/**
+ * Keeps the head and the tail of a text longer than `maxTokens` and puts a marker between them
+ * saying how many characters were left out and where the whole text is (the log keeps it).
+ */
+export function truncateOversizedText(text: string, maxTokens: number, seq?: number): string {
+	if (!Number.isFinite(maxTokens) || estimateTextTokens(text) <= maxTokens) return text;
+	const keep = Math.max(0, maxTokens * CHARS_PER_TOKEN - 200);
+	const head = Math.ceil(keep / 2);
+	const tail = keep - head;
+	const omitted = text.length - head - tail;
+	const where = seq === undefined ? "the session log" : `the session log at seq ${seq}`;
+	const marker = `\n[… ${omitted.toLocaleString("en-US")} characters omitted; the full text is in ${where} …]\n`;
+	return `${text.slice(0, head)}${marker}${tail > 0 ? text.slice(text.length - tail) : ""}`;
+}
+
+/** A message as far as truncation goes: its blocks and the record it came from. */
+export interface TruncatableMessage {
+	readonly content: readonly ContentBlock[];
+	readonly seq?: number | undefined;
+}
+
+export interface OversizedTruncation<M> {
+	/** The messages, the untouched ones the same objects as before. */
+	messages: M[];
+	/** The seqs of the messages with a block cut (undefined for ephemeral messages). */
+	seqs: (number | undefined)[];
+	/** Estimated tokens taken out. */
+	tokens: number;
+}
+
+/**
+ * Cuts every text, thinking and tool-result text block whose estimate is over `maxBlockTokens`
+ * to its head and tail with a marker; nothing is written, the log keeps the whole text. Pure.
+ */
+export function truncateOversizedBlocks<M extends TruncatableMessage>(
+	messages: readonly M[],
+	maxBlockTokens: number,
+): OversizedTruncation<M> {
+	const result: OversizedTruncation<M> = { messages: [], seqs: [], tokens: 0 };
+	for (const message of messages) {
+		const truncated = truncateMessage(message, maxBlockTokens);
+		if (truncated !== message) {
+			result.seqs.push(message.seq);
+			result.tokens += blocksTokens(message.content) - blocksTokens(truncated.content);
+		}
+		result.messages.push(truncated);
+	}
+	return result;
+}
+
+/** One message with its oversized blocks cut; the same object when none is. */
+export function truncateMessage<M extends TruncatableMessage>(message: M, maxBlockTokens: number): M {
+	if (!Number.isFinite(maxBlockTokens)) return message;
+	let changed = false;
+	const content = message.content.map((block) => {
+		const cut = truncateBlock(block, maxBlockTokens, message.seq);
+		if (cut !== block) changed = true;
+		return cut;
+	});
+	return changed ? { ...message, content } : message;
+}
+
+function truncateBlock(block: ContentBlock, maxTokens: number, seq: number | undefined): ContentBlock {
+	if (block.type === "text") {
+		const text = truncateOversizedText(block.text, maxTokens, seq);
+		return text === block.text ? block : { ...block, text };
+	}
+	if (block.type === "thinking") {
+		const thinking = truncateOversizedText(block.thinking, maxTokens, seq);
+		return thinking === block.thinking ? block : { ...block, thinking };
+	}
+	return block;
+}
+
+function blocksTokens(content: readonly ContentBlock[]): number {
+	let tokens = 0;
+	for (const block of content) {
+		if (block.type === "text") tokens += estimateTextTokens(block.text);
+		else if (block.type === "thinking") tokens += estimateTextTokens(block.thinking);
+	}
+	return tokens;
+}
+
+// What the marker adds to a cut block, in tokens (generously).
+const MARKER_TOKENS = 40;
+
+/**
+ * A record's token estimate as the model and the summarizer get it: a text or thinking block
+ * over `maxBlockTokens` counts as what remains after the cut. Equals estimateRecordTokens when
+ * nothing is cut.
+ */
+export function cappedRecordTokens(record: StoredRecord, maxBlockTokens: number): number {
+	if (!Number.isFinite(maxBlockTokens) || (record.recordType !== "message" && record.recordType !== "custom_message")) {
+		return estimateRecordTokens(record);
+	}
+	if (typeof record.content === "string") return estimateRecordTokens(record);
+	let tokens = 0;
+	let cut = false;
+	for (const block of record.content) {
+		const text = block.type === "text" ? block.text : block.type === "thinking" ? block.thinking : undefined;
+		if (text !== undefined && estimateTextTokens(text) > maxBlockTokens) {
+			tokens += maxBlockTokens + MARKER_TOKENS;
+			cut = true;
+		}
+	}
+	if (!cut) return estimateRecordTokens(record);
+	const rest = record.content.filter((block) => {
+		const text = block.type === "text" ? block.text : block.type === "thinking" ? block.thinking : undefined;
+		return text === undefined || estimateTextTokens(text) <= maxBlockTokens;
+	});
+	return tokens + estimateContentTokens(rest);
+}
