@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, requiredChromium, skipBrowser } from "./support/chromium.js";
-import { closeTestServers, createSession, startTestServer, type TestServer } from "./support/test-server.js";
+import { describe, expect, it } from "vitest";
+import { skipBrowser } from "./support/chromium.js";
+import { serverAndBrowser, type TestBrowser } from "./support/page-harness.js";
+import { createSession, type TestServer } from "./support/test-server.js";
 
 describe.skipIf(skipBrowser)("the web page in Chromium", () => {
 	let server: TestServer;
-	let browser: Awaited<ReturnType<typeof launchChromium>>;
+	let browser: TestBrowser;
 	const pageErrors: string[] = [];
-
-	beforeAll(async () => {
-		server = await startTestServer();
-		browser = await launchChromium(requiredChromium());
-	}, 60_000);
-	afterAll(async () => {
-		await browser?.close();
-		await closeTestServers();
+	serverAndBrowser((started, launched) => {
+		server = started;
+		browser = launched;
 	});
 
 	it("lists sessions, opens one, sends a message and shows the reply streamed over the WebSocket", async () => {
@@ -148,16 +144,14 @@ describe.skipIf(skipBrowser)("the web page in Chromium", () => {
 describe.skipIf(skipBrowser)("the web page with a token", () => {
 	const token = "browser-test-token-0123456789";
 	let server: TestServer;
-	let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-	beforeAll(async () => {
-		server = await startTestServer({ server: { token } });
-		browser = await launchChromium(requiredChromium());
-	}, 60_000);
-	afterAll(async () => {
-		await browser?.close();
-		await closeTestServers();
-	});
+	let browser: TestBrowser;
+	serverAndBrowser(
+		(started, launched) => {
+			server = started;
+			browser = launched;
+		},
+		{ server: { token } },
+	);
 
 	it("asks for the token, then lists sessions and streams replies over an authenticated WebSocket", async () => {
 		const created = await server.api("/api/sessions", {

@@ -1,8 +1,9 @@
 import { type AgentSessionsOptions, resolveModel as resolveByName } from "@agent/session";
 import { type Context, fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, requiredChromium, skipBrowser, watchErrors } from "./support/chromium.js";
-import { closeTestServers, createSession, startTestServer, type TestServer } from "./support/test-server.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { skipBrowser, watchErrors } from "./support/chromium.js";
+import { serverAndBrowser, type TestBrowser } from "./support/page-harness.js";
+import { createSession, type TestServer } from "./support/test-server.js";
 
 const SUMMARY = [
 	"## Goal",
@@ -58,21 +59,16 @@ function heldSummarizer() {
 
 describe.skipIf(skipBrowser)("compaction from the web page", () => {
 	let server: TestServer;
-	let browser: Awaited<ReturnType<typeof launchChromium>>;
+	let browser: TestBrowser;
 	const summarizer = heldSummarizer();
-
-	beforeAll(async () => {
-		server = await startTestServer({
-			configYaml: "compaction_model: faux-summarizer/small\n",
-			runtime: { resolveModel: summarizer.resolveModel },
-		});
-		browser = await launchChromium(requiredChromium());
-	}, 60_000);
-	afterAll(async () => {
-		await browser?.close();
-		await closeTestServers();
-		summarizer.faux.unregister();
-	});
+	serverAndBrowser(
+		(started, launched) => {
+			server = started;
+			browser = launched;
+		},
+		{ configYaml: "compaction_model: faux-summarizer/small\n", runtime: { resolveModel: summarizer.resolveModel } },
+	);
+	afterAll(() => summarizer.faux.unregister());
 
 	it("shows the progress of a long compaction in chunks, stops it on request (nothing written), then runs it with the options given", async () => {
 		const session = await createSession(server, { name: "Long history" });

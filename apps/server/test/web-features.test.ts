@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, requiredChromium, skipBrowser, watchErrors } from "./support/chromium.js";
+import { describe, expect, it } from "vitest";
+import { skipBrowser, watchErrors } from "./support/chromium.js";
+import { serverAndBrowser, type TestBrowser } from "./support/page-harness.js";
 import { sessionWithMessages } from "./support/page-session.js";
-import { closeTestServers, createSession, startTestServer, type TestServer } from "./support/test-server.js";
+import { createSession, type TestServer } from "./support/test-server.js";
 
 const assistantReplies = '[data-testid="transcript"] article[data-role="assistant"]:not(.streaming)';
 
 describe.skipIf(skipBrowser)("what users of the web page reach for", () => {
 	let server: TestServer;
-	let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-	beforeAll(async () => {
-		server = await startTestServer();
-		browser = await launchChromium(requiredChromium());
-	}, 60_000);
-	afterAll(async () => {
-		await browser?.close();
-		await closeTestServers();
+	let browser: TestBrowser;
+	serverAndBrowser((started, launched) => {
+		server = started;
+		browser = launched;
 	});
 
 	async function say(id: string, content: string) {

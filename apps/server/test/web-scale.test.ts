@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, requiredChromium, skipBrowser, watchErrors } from "./support/chromium.js";
+import { describe, expect, it } from "vitest";
+import { skipBrowser, watchErrors } from "./support/chromium.js";
+import { serverAndBrowser, type TestBrowser } from "./support/page-harness.js";
 import { sessionWithMessages } from "./support/page-session.js";
-import { closeTestServers, createSession, startTestServer, type TestServer } from "./support/test-server.js";
+import { createSession, type TestServer } from "./support/test-server.js";
 
 describe.skipIf(skipBrowser)("the web page with long sessions and many sessions", () => {
 	let server: TestServer;
-	let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-	beforeAll(async () => {
-		server = await startTestServer();
-		browser = await launchChromium(requiredChromium());
-	}, 60_000);
-	afterAll(async () => {
-		await browser?.close();
-		await closeTestServers();
+	let browser: TestBrowser;
+	serverAndBrowser((started, launched) => {
+		server = started;
+		browser = launched;
 	});
 
 	it("opens a long session at its latest message with few elements, loads the older ones behind, and jumps back to the latest", async () => {

@@ -1,23 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, requiredChromium, skipBrowser, watchErrors } from "./support/chromium.js";
-import { closeTestServers, createSession, startTestServer, type TestServer } from "./support/test-server.js";
+import { describe, expect, it } from "vitest";
+import { skipBrowser, watchErrors } from "./support/chromium.js";
+import { serverAndBrowser, type TestBrowser } from "./support/page-harness.js";
+import { createSession, type TestServer } from "./support/test-server.js";
 
 // A slow demo model, so the page can stop a reply while it streams (read when the model registers).
 process.env.AGENT_DEMO_TOKENS_PER_SECOND = "25";
 
 describe.skipIf(skipBrowser)("turns the page's user controls", () => {
 	let server: TestServer;
-	let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-	beforeAll(async () => {
-		server = await startTestServer();
-		browser = await launchChromium(requiredChromium());
-	}, 60_000);
-	afterAll(async () => {
-		await browser?.close();
-		await closeTestServers();
+	let browser: TestBrowser;
+	serverAndBrowser((started, launched) => {
+		server = started;
+		browser = launched;
 	});
 
 	function sessionsOnDisk(): string[] {
