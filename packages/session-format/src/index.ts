@@ -31,6 +31,7 @@ export {
 	pathSettingsOf,
 	type SessionContext,
 } from "./context.js";
+export { DeferredSessions, type HeldSession } from "./deferred-sessions.js";
 export {
 	type AgentErrorCode,
 	AgentSessionError,

@@ -8,6 +8,7 @@ import {
 	checkName,
 	checkSeconds,
 	cloneMetadata,
+	DeferredSessions,
 	type ForkOptions,
 	isSideRecord,
 	type ListOptions,
@@ -29,7 +30,7 @@ import {
 	type VerifyReport,
 } from "@agent/session-format";
 import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
-import { DeferredSessions } from "./deferred.js";
+import { writeDeferredSession } from "./deferred.js";
 import { iterate } from "./deferred-reads.js";
 import { errnoCode, invalidArgument, PREFIX, storageFailure } from "./errors.js";
 import { keepFileSizeSignalHarmless } from "./file-size-signal.js";
@@ -130,7 +131,11 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		if (this.deferred.has(id)) {
 			const release = await acquireMutex(paths.dir, options.waitMs ?? this.options.waitMs, options.signal);
 			try {
-				if (this.deferred.has(id)) return this.deferred.append(paths, records, this.options);
+				if (this.deferred.has(id)) {
+					const held = this.deferred.hold(id, records, this.options.now().toISOString());
+					if (held.firstReply) this.writeDeferred(paths);
+					return { records: held.records, metadata: held.metadata };
+				}
 			} finally {
 				release();
 			}
@@ -401,13 +406,25 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		);
 	}
 
+	/** Writes a deferred session out as it stands; it is then an ordinary session. */
+	private writeDeferred(paths: SessionPaths): void {
+		const held = this.deferred.take(paths.id);
+		if (!held) return;
+		try {
+			writeDeferredSession(paths, held, this.options);
+		} catch (error) {
+			this.deferred.restore(held);
+			throw error;
+		}
+	}
+
 	/** The session's paths, after writing it out if it was deferred (every operation but append and reads needs files). */
 	private async materialized(id: string): Promise<SessionPaths> {
 		const paths = this.pathsOf(id);
 		if (!this.deferred.has(id)) return paths;
 		const release = await acquireMutex(paths.dir, this.options.waitMs);
 		try {
-			this.deferred.flush(paths, this.options);
+			this.writeDeferred(paths);
 		} finally {
 			release();
 		}

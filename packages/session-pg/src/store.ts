@@ -8,6 +8,7 @@ import {
 	checkSeconds,
 	cloneMetadata,
 	contextOf,
+	DeferredSessions,
 	type ForkOptions,
 	isSideRecord,
 	type ListOptions,
@@ -29,7 +30,6 @@ import {
 	type VerifyReport,
 } from "@agent/session-format";
 import pg from "pg";
-import { DeferredSessions } from "./deferred.js";
 import { invalidArgument, storageFailure } from "./errors.js";
 import { forkSession } from "./fork.js";
 import { PgLease } from "./lease.js";
@@ -132,9 +132,9 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		assertSessionId(id);
 		options.signal?.throwIfAborted();
 		if (this.deferred.has(id)) {
-			const outcome = this.deferred.append(id, records, this.now());
-			if (outcome.materialize) await this.materialize(id);
-			return outcome.result;
+			const held = this.deferred.hold(id, records, this.now().toISOString());
+			if (held.firstReply) await this.materialize(id);
+			return { records: held.records, metadata: held.metadata };
 		}
 		return this.write(id, options.waitMs, (tx) => tx.append(records));
 	}
@@ -426,11 +426,16 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	private async materialize(id: string): Promise<void> {
 		const entry = this.deferred.take(id);
 		if (!entry) return;
-		await this.transaction(`storing deferred session ${id}`, async (client) => {
-			await insertSession(client, entry.created, entry.created);
-			await insertRecords(client, id, entry.records, entry.lines);
-			await saveMetadata(client, entry.metadata);
-		});
+		try {
+			await this.transaction(`storing deferred session ${id}`, async (client) => {
+				await insertSession(client, entry.created, entry.created);
+				await insertRecords(client, id, entry.records, entry.lines);
+				await saveMetadata(client, entry.metadata);
+			});
+		} catch (error) {
+			this.deferred.restore(entry);
+			throw error;
+		}
 	}
 
 	private async materialized(id: string): Promise<void> {
