@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { DeferredSessions } from "./deferred-sessions.js";
 import { newMetadata } from "./metadata-derive.js";
+import type { RecordInput } from "./records.js";
 
 const ID = "01M85ZVHG0GPBCA32F9HP12G9Q";
 const NOW = "2026-11-24T06:00:00.000Z";
-const user = { recordType: "message", role: "user", content: [{ type: "text", text: "héllo" }] } as const;
-const reply = {
+const user: RecordInput = { recordType: "message", role: "user", content: [{ type: "text", text: "héllo" }] };
+const reply: RecordInput = {
 	recordType: "message",
 	role: "assistant",
 	content: [{ type: "text", text: "hi" }],
@@ -21,7 +22,7 @@ const reply = {
 		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
 	},
 	stopReason: "stop",
-} as const;
+};
 
 describe("DeferredSessions", () => {
 	it("holds batches in seq order until the first reply, counting the bytes their lines will take", () => {
