@@ -56,8 +56,11 @@ export class FileSessionLease implements SessionLease {
 			this.released = true;
 			clearTimeout(this.flushTimer);
 			try {
+				// The last metadata.json write renames on the thread pool too: a rename over a file can
+				// wait on the disk for milliseconds, and other sessions' turns go on meanwhile.
 				await this.writer.settle();
-				this.writer.flushQuietly();
+				this.writer.flushInBackground();
+				await this.writer.settle();
 			} finally {
 				this.writer.close();
 				this.lock.release();

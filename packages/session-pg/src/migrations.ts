@@ -101,6 +101,23 @@ END
 $$;
 `,
 	},
+	{
+		version: 4,
+		name: "trigram search on message lines",
+		// Message search (store.search) asks for the rows whose line holds the query's longest word
+		// (ILIKE '%word%'): a trigram index on the message rows answers that without reading every
+		// record. Partial (messages only) since search never looks at other records. Built where
+		// step 3 could create pg_trgm; on a large existing table this build blocks writes while it runs.
+		sql: `
+DO $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
+		CREATE INDEX agent_records_message_search ON agent_records USING gin (line gin_trgm_ops) WHERE record_type = 'message';
+	END IF;
+END
+$$;
+`,
+	},
 ];
 
 /** Serializes migration across processes starting at once: a transaction-level advisory lock on this key. */

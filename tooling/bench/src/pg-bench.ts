@@ -8,6 +8,7 @@ import { createFileStore } from "@agent/session-fs";
 import { openPgStore, type PgSessionStore } from "@agent/session-pg";
 import { createTestDatabase, findTestPostgres } from "@agent/session-pg/testing";
 import { describeMachine } from "./machine.js";
+import { measureSendLatency, type SendLoad } from "./send-latency.js";
 
 /**
  * PostgreSQL beside the file store on the same data: appends (one session, batched and one
@@ -25,18 +26,28 @@ interface Sizes {
 	resumeBytes: number;
 	listSessions: number;
 	runs: number;
+	send: SendLoad;
 }
 
 function sizes(quick: boolean): Sizes {
 	return quick
-		? { appendRecords: 1_000, batch: 100, parallelSessions: 8, resumeBytes: 8_000_000, listSessions: 5_000, runs: 5 }
+		? {
+				appendRecords: 1_000,
+				batch: 100,
+				parallelSessions: 8,
+				resumeBytes: 8_000_000,
+				listSessions: 5_000,
+				runs: 5,
+				send: { clients: 8, sendsPerClient: 10, sessions: 16 },
+			}
 		: {
 				appendRecords: 10_000,
 				batch: 100,
 				parallelSessions: 16,
 				resumeBytes: 100_000_000,
 				listSessions: 100_000,
-				runs: 9,
+				runs: 31,
+				send: { clients: 32, sendsPerClient: 25, sessions: 64 },
 			};
 }
 
@@ -105,7 +116,12 @@ async function bigSession(store: SessionStore, bytes: number): Promise<string> {
 	return id;
 }
 
-async function timeRuns(runs: number, work: () => Promise<unknown>): Promise<number> {
+/**
+ * The median of `runs` timed runs, after `warmup` untimed ones: a server keeps its connections
+ * and prepared statements, so the first runs (connecting, preparing) are not what it pays.
+ */
+async function timeRuns(runs: number, work: () => Promise<unknown>, warmup = 3): Promise<number> {
+	for (let i = 0; i < warmup; i++) await work();
 	const times: number[] = [];
 	for (let i = 0; i < runs; i++) {
 		const started = performance.now();
@@ -128,6 +144,32 @@ async function fillListing(store: PgSessionStore, count: number): Promise<void> 
 		[count],
 	);
 	await store.pool.query("ANALYZE agent_sessions");
+}
+
+/** Words that every session's messages use, one of them per message; QUOKKA_EVERY-th sessions also hold "quokka". */
+const TOPICS = ["kubernetes", "postgres", "compaction", "branching", "deployment", "ingress", "migration", "latency"];
+const QUOKKA_EVERY = 1_000;
+
+/**
+ * Two messages (a question and its answer, about 300 bytes each) for every session of the
+ * listing, written straight into the records table as the store writes them (record JSON lines),
+ * then ANALYZEd. The search rows look for a word in one session in QUOKKA_EVERY, a word in none,
+ * and a word in every session (the first page of hits).
+ */
+async function fillMessages(store: PgSessionStore, count: number): Promise<void> {
+	await store.pool.query(
+		`INSERT INTO agent_records (session_id, seq, record_type, line)
+		 SELECT lpad(upper(to_hex(n)), 26, '0'), seq, 'message',
+		   '{"recordType":"message","schemaVersion":1,"seq":' || seq || ',"timestamp":"2023-11-14T22:13:20.000Z","role":"' ||
+		   CASE WHEN seq = 1 THEN 'user' ELSE 'assistant' END || '","content":[{"type":"text","text":"' ||
+		   CASE WHEN seq = 1 THEN 'How do I tune ' ELSE 'To tune ' END || ($2::text[])[1 + (n * seq) % array_length($2::text[], 1)] ||
+		   ' for session ' || n || '? ' || CASE WHEN n % $3 = 7 THEN 'Ask the quokka. ' ELSE '' END ||
+		   repeat('Lorem ipsum dolor sit amet, consectetur adipiscing elit. ', 4) || '"}]}'
+		 FROM generate_series(1, $1) AS n, generate_series(1, 2) AS seq`,
+		[count, TOPICS, QUOKKA_EVERY],
+	);
+	// As autovacuum would: statistics, and the trigram index's pending list merged.
+	await store.pool.query("VACUUM ANALYZE agent_records");
 }
 
 async function main(): Promise<number> {
@@ -181,12 +223,47 @@ async function main(): Promise<number> {
 			ms(pgResume),
 			"PostgreSQL within 2× of the file store",
 		]);
+		const { clients, sendsPerClient, sessions } = size.send;
+		log(`send latency: ${clients} clients × ${sendsPerClient} turns over ${sessions} sessions`);
+		const fileSends = await measureSendLatency(mkdtempSync(join(home, "send-")), [], 1, size.send);
+		const sendDatabase = await createTestDatabase(server, "agent_bench_send");
+		let pgSends: Awaited<ReturnType<typeof measureSendLatency>>;
+		try {
+			pgSends = await measureSendLatency(mkdtempSync(join(home, "send-")), ["--store", sendDatabase.url], 2, size.send);
+		} finally {
+			await sendDatabase.drop();
+		}
+		const sendLoad = `${clients} clients at once, ${sessions} sessions, demo model`;
+		const perSecond = (value: number) => `${value.toFixed(0)} turns/s`;
+		rows.push([
+			`send and wait for the reply (?wait=1), p50; ${sendLoad}; file store: one instance, PostgreSQL: two`,
+			ms(fileSends.p50),
+			ms(pgSends.p50),
+			"",
+		]);
+		rows.push([`the same, p99 (${pgSends.turns} turns)`, ms(fileSends.p99), ms(pgSends.p99), ""]);
+		rows.push(["the same, throughput", perSecond(fileSends.turnsPerSecond), perSecond(pgSends.turnsPerSecond), ""]);
 		log(`listing: ${size.listSessions} sessions`);
 		await fillListing(pg, size.listSessions);
 		const firstPage = await timeRuns(size.runs, () => pg.list({ limit: 50 }));
 		const page = await pg.list({ limit: 50 });
 		const secondPage = await timeRuns(size.runs, () => pg.list({ limit: 50, cursor: page.nextCursor as string }));
 		const search = await timeRuns(size.runs, () => pg.list({ limit: 50, search: "session 4242" }));
+		log(`message search: two messages in each of ${size.listSessions} sessions`);
+		await fillMessages(pg, size.listSessions);
+		const sessionsText = size.listSessions.toLocaleString("en-US");
+		const searchRow = async (what: string, query: string, limit: number) => {
+			let hits = 0;
+			const time = await timeRuns(size.runs, async () => {
+				hits = (await pg.search(query, { limit })).length;
+			});
+			rows.push([
+				`search message text over ${sessionsText} sessions: ${what} ("${query}", ${hits} hits)`,
+				"",
+				ms(time),
+				"",
+			]);
+		};
 		rows.push([
 			`list the first page (50) of ${size.listSessions.toLocaleString("en-US")} sessions`,
 			"see the listing rows above",
@@ -205,6 +282,9 @@ async function main(): Promise<number> {
 			ms(search),
 			"",
 		]);
+		await searchRow(`a word in one session of ${QUOKKA_EVERY.toLocaleString("en-US")}, every hit`, "quokka", 1_000);
+		await searchRow("a word in none", "axolotl", 100);
+		await searchRow("a word in every session, the first 100 hits", "consectetur", 100);
 	} finally {
 		await pg.close();
 		await database.drop();

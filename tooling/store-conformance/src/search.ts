@@ -77,6 +77,34 @@ export function describeSearch(context: SuiteContext): void {
 			expect((await store.search("shared", { limit: 3 })).length).toBe(3);
 		});
 
+		it("a word in thousands of messages: the first hits in listing order, archived skipped, a rare phrase of common words found", async () => {
+			const { store } = context;
+			// 250 sessions of 9 messages (2,250 rows holding "common"): PostgreSQL walks the listing for such a word.
+			const ids: string[] = [];
+			for (let s = 0; s < 250; s++) {
+				const { id } = await store.create({ createdAt: "2024-01-01T00:00:00.000Z" });
+				const minute = new Date(Date.UTC(2024, 0, 2, 0, s)).toISOString();
+				await store.append(
+					id,
+					Array.from({ length: 9 }, (_, i) => user(`common words in message ${i} of session ${s}.`, minute)),
+				);
+				ids.push(id);
+			}
+			await store.archive(ids[249] as string);
+			const newestFirst = ids.slice(0, 249).reverse();
+			const expected = newestFirst.flatMap((id) => Array.from({ length: 9 }, (_, i) => [id, i + 1]));
+			expect((await store.search("COMMON", { limit: 100 })).map((hit) => [hit.sessionId, hit.seq])).toEqual(
+				expected.slice(0, 100),
+			);
+			expect((await store.search("common", { limit: 2_300 })).length).toBe(249 * 9);
+			expect((await store.search("message 7 of session 3.")).map((hit) => [hit.sessionId, hit.seq])).toEqual([
+				[ids[3], 8],
+			]);
+			expect((await store.search("common", { archived: "only" })).map((hit) => hit.sessionId)).toEqual(
+				Array(9).fill(ids[249]),
+			);
+		});
+
 		it("whitespace in the query matches any whitespace in the text: line breaks, tabs, U+00A0, U+2028", async () => {
 			const { store } = context;
 			const { id } = await store.create();
