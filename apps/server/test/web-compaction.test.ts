@@ -28,7 +28,10 @@ const SUMMARY = [
 function heldSummarizer() {
 	const faux = registerFauxProvider({
 		provider: "faux-summarizer",
-		models: [{ id: "small", contextWindow: 8000, maxTokens: 1024 }],
+		models: [
+			{ id: "small", contextWindow: 8000, maxTokens: 1024 },
+			{ id: "tiny", contextWindow: 3000, maxTokens: 256 },
+		],
 	});
 	const state = { hold: true, prompts: [] as string[] };
 	const answer = async (
@@ -51,8 +54,13 @@ function heldSummarizer() {
 	};
 	faux.setResponses(Array.from({ length: 400 }, () => answer));
 	const model = faux.getModel();
+	// A chat model whose window (3,000 tokens, less the 2,600 the test's settings reserve) leaves
+	// too little room for a summary: its automatic compactions cannot reduce the context.
+	const tiny = faux.getModel("tiny");
 	const resolveModel: AgentSessionsOptions["resolveModel"] = (name: string) => {
-		return name === "faux-summarizer/small" ? { name, model } : resolveByName(name);
+		if (name === "faux-summarizer/small") return { name, model };
+		if (name === "faux-summarizer/tiny" && tiny) return { name, model: tiny };
+		return resolveByName(name);
 	};
 	return { faux, state, resolveModel };
 }
@@ -66,7 +74,10 @@ describe.skipIf(skipBrowser)("compaction from the web page", () => {
 			server = started;
 			browser = launched;
 		},
-		{ configYaml: "compaction_model: faux-summarizer/small\n", runtime: { resolveModel: summarizer.resolveModel } },
+		{
+			configYaml: "compaction_model: faux-summarizer/small\ncompaction:\n  reserve_tokens: 2600\n  keep_recent_tokens: 600\n",
+			runtime: { resolveModel: summarizer.resolveModel },
+		},
 	);
 	afterAll(() => summarizer.faux.unregister());
 
@@ -114,6 +125,25 @@ describe.skipIf(skipBrowser)("compaction from the web page", () => {
 		expect(summarizer.state.prompts.length).toBeGreaterThan(2);
 		for (const prompt of summarizer.state.prompts) expect(prompt).toContain("keep every question number");
 		expect((await server.runtime.metadata(session.id)).lastSeq).toBe(before + 1);
+		expect(errors).toEqual([]);
+		await page.close();
+	});
+
+	it("says why when an automatic compaction is skipped because it cannot make the context smaller", async () => {
+		summarizer.state.hold = false;
+		// Through the runtime: the API accepts only the models it lists, and this test's model is not one.
+		const session = await server.runtime.create({ name: "Cannot shrink", model: "faux-summarizer/tiny" });
+		const page = await browser.context.newPage();
+		const errors = watchErrors(page);
+		await page.goto(`${server.url}/#/s/${session.id}`);
+		await page.locator("#composer").waitFor();
+		for (let i = 0; i < 3; i++) {
+			await server.runtime.send(session.id, `message ${i} ${"lorem ipsum dolor sit amet ".repeat(15)}`);
+		}
+		await expect
+			.poll(() => page.locator("#notice").textContent(), { timeout: 20_000 })
+			.toMatch(/^Automatic compaction skipped: compacting cannot reduce the context: it keeps ~\d+ tokens/);
+		expect(await page.getByTestId("compaction").count()).toBe(0);
 		expect(errors).toEqual([]);
 		await page.close();
 	});

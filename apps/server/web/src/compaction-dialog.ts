@@ -65,6 +65,10 @@ export class CompactionDialog {
 				view.el.compact.disabled = this.running !== undefined;
 				if (!mine) view.showNotice("Compacted: older messages are now a summary (see the divider).");
 				break;
+			case "compaction.skipped":
+				// Only automatic compactions are skipped (nothing was written): say why, once.
+				view.showNotice(`Automatic compaction skipped: ${event.reason}.`);
+				break;
 			case "compaction.failed":
 				view.el.compact.disabled = this.running !== undefined;
 				if (!mine) view.showNotice(`Compaction failed: ${event.error.message}`, true);

@@ -387,6 +387,7 @@ export class SessionView {
 				break;
 			case "compaction.started":
 			case "compaction.progress":
+			case "compaction.skipped":
 			case "compaction.failed":
 				this.actions.compaction.onEvent(event);
 				break;
