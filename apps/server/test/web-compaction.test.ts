@@ -75,7 +75,8 @@ describe.skipIf(skipBrowser)("compaction from the web page", () => {
 			browser = launched;
 		},
 		{
-			configYaml: "compaction_model: faux-summarizer/small\ncompaction:\n  reserve_tokens: 2600\n  keep_recent_tokens: 600\n",
+			configYaml:
+				"compaction_model: faux-summarizer/small\ncompaction:\n  reserve_tokens: 2600\n  keep_recent_tokens: 600\n",
 			runtime: { resolveModel: summarizer.resolveModel },
 		},
 	);

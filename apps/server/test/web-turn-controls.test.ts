@@ -61,6 +61,11 @@ describe.skipIf(skipBrowser)("turns the page's user controls", () => {
 		expect(records.flatMap((r) => (r.recordType === "turn" ? [r.outcome] : []))).toEqual(["cancelled"]);
 		// The header shows the session's active time (its turns' durations).
 		await expect.poll(() => page.getByTestId("session-meta").textContent()).toMatch(/active \d+ s/);
+		// The offline demo model (recorded "demo/demo") is named as people call it, in the header and the list.
+		expect(await page.getByTestId("session-meta").textContent()).toMatch(/^demo · /);
+		expect(await page.getByTestId("session-item").filter({ hasText: "Stoppable" }).textContent()).toContain(
+			" · demo · ",
+		);
 		await page.close();
 	});
 

@@ -73,6 +73,7 @@ export {
 } from "./metadata-derive.js";
 export { hasHeader, MetadataRebuild } from "./metadata-rebuild.js";
 export { LEGACY_TOOL_NAMES, migrateRecord } from "./migrate.js";
+export { modelLabel } from "./model-label.js";
 export { contextOf, openInMemory } from "./open-path.js";
 export {
 	type LineProblem,

@@ -1,4 +1,4 @@
-import type { SessionMetadata } from "@agent/session-format";
+import { modelLabel, type SessionMetadata } from "@agent/session-format";
 import type { Paint } from "../io/colors.js";
 import { formatCount, shortTime } from "./format.js";
 import { renderTable } from "./table.js";
@@ -18,17 +18,11 @@ export function renderSessionTable(sessions: readonly SessionMetadata[], paint: 
 			paint("bold", session.id),
 			shortTime(session.lastMessageAt),
 			formatCount(session.messageCount),
-			modelLabel(session.model),
+			modelLabel(session.model) || "-",
 			session.source === "cron" ? `cron${session.cronJobId ? `:${session.cronJobId}` : ""}` : session.source,
 			titleOf(session, paint) + (session.archivedAt ? paint("yellow", " [archived]") : ""),
 		]),
 	);
-}
-
-/** A model as operators name it: "demo" for the offline demo model (stored as "demo/demo"), "-" for none. */
-export function modelLabel(model: string): string {
-	if (model === "demo/demo") return "demo";
-	return model || "-";
 }
 
 /** How a session is called: its name, else (dimmed) its first message, else "(unnamed)". */

@@ -1,13 +1,6 @@
+import { modelLabel } from "@agent/session-format";
 import type { ModelList } from "./api.js";
 import { byId, h, replaceChildren } from "./dom.js";
-
-/** The demo model's name as sessions record it, and as the API takes it. */
-const DEMO_RECORDED = "demo/demo";
-
-/** The session's model as the picker names it ("demo/demo" is offered as "demo"). */
-export function pickerName(model: string): string {
-	return model === DEMO_RECORDED ? "demo" : model;
-}
 
 /**
  * The message box: Enter sends, Shift+Enter adds a line; the model picker (per session, and so
@@ -51,7 +44,7 @@ export class Composer {
 
 	/** Shows a session's model (or, for a new session, the server's default). */
 	showModel(model: string): void {
-		this.sessionModel = pickerName(model);
+		this.sessionModel = modelLabel(model);
 		this.fillPicker(this.sessionModel);
 	}
 

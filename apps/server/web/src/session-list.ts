@@ -1,4 +1,4 @@
-import type { SessionMetadata } from "@agent/session-format";
+import { modelLabel, type SessionMetadata } from "@agent/session-format";
 import type { Api } from "./api.js";
 import { h } from "./dom.js";
 import { fullDate, relativeTime } from "./format.js";
@@ -149,7 +149,7 @@ export class SessionList {
 				h(
 					"span",
 					{ class: "session-sub" },
-					`${session.messageCount} messages · ${session.model || "default model"} · `,
+					`${session.messageCount} messages · ${modelLabel(session.model) || "default model"} · `,
 					h(
 						"time",
 						{

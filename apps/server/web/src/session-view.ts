@@ -1,5 +1,12 @@
 import type { SessionEvent } from "@agent/session";
-import { isSideRecord, parentSeqOf, type SessionMetadata, SessionTree, type StoredRecord } from "@agent/session-format";
+import {
+	isSideRecord,
+	modelLabel,
+	parentSeqOf,
+	type SessionMetadata,
+	SessionTree,
+	type StoredRecord,
+} from "@agent/session-format";
 import { type Api, ApiError, type ModelList } from "./api.js";
 import { branchTips, latestLeafUnder, leafLabel, shownAt } from "./branches.js";
 import { Composer } from "./composer.js";
@@ -453,7 +460,7 @@ export class SessionView {
 		this.el.name.textContent = metadata.name ?? "Untitled session";
 		const metrics = metadata.metrics;
 		const parts = [
-			metadata.model || "default model",
+			modelLabel(metadata.model) || "default model",
 			`${metadata.messageCount} messages`,
 			this.contextTokens !== undefined ? `≈${compactNumber(this.contextTokens)} tokens in context` : "",
 			metrics && metrics.totalTokens > 0 ? `${compactNumber(metrics.totalTokens)} tokens used` : "",
