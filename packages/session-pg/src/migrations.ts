@@ -103,16 +103,21 @@ $$;
 	},
 	{
 		version: 4,
-		name: "trigram search on message lines",
-		// Message search (store.search) asks for the rows whose line holds the query's longest word
-		// (ILIKE '%word%'): a trigram index on the message rows answers that without reading every
-		// record. Partial (messages only) since search never looks at other records. Built where
-		// step 3 could create pg_trgm; on a large existing table this build blocks writes while it runs.
+		name: "trigram search on message text",
+		// Message search (store.search) asks for the rows whose message content holds the query's
+		// longest word (ILIKE '%word%'): a trigram index answers that without reading every record.
+		// It indexes the line from its "content" key on (search.ts's MESSAGE_CONTENT_SQL, which must
+		// stay this exact expression), not the whole line: the seq and timestamp before it add a
+		// trigram key per record that every append would pay for and no search needs. Partial:
+		// search reads messages only. Built where step 3 could create pg_trgm; on a large existing
+		// table this build blocks writes while it runs.
 		sql: `
 DO $$
 BEGIN
 	IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
-		CREATE INDEX agent_records_message_search ON agent_records USING gin (line gin_trgm_ops) WHERE record_type = 'message';
+		CREATE INDEX agent_records_message_search ON agent_records
+			USING gin ((substring(line from position('"content":' in line))) gin_trgm_ops)
+			WHERE record_type = 'message';
 	END IF;
 END
 $$;

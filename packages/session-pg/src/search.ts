@@ -19,6 +19,13 @@ const SESSIONS_PER_STEP = 200;
  */
 const COMMON_WORD_ROWS = 2_000;
 
+/**
+ * A message row's line from its "content" key on: the expression agent_records_message_search
+ * (migration 4) indexes, written exactly as there so that PostgreSQL uses the index. A JSON string
+ * cannot hold `"content":` unescaped, so the first one is the record's own key.
+ */
+export const MESSAGE_CONTENT_SQL = `substring(line from position('"content":' in line))`;
+
 interface SearchRow extends RecordRow {
 	session_id: string;
 	name: string | null;
@@ -63,7 +70,7 @@ interface Search {
 /** Whether at least COMMON_WORD_ROWS message rows hold the word (an index probe that stops there). */
 async function isCommon(db: Db, word: string): Promise<boolean> {
 	const { rows } = await db.query<{ n: number }>(
-		`SELECT count(*)::int AS n FROM (SELECT 1 FROM agent_records WHERE record_type = 'message' AND line ILIKE $1 LIMIT ${COMMON_WORD_ROWS}) c`,
+		`SELECT count(*)::int AS n FROM (SELECT 1 FROM agent_records WHERE record_type = 'message' AND ${MESSAGE_CONTENT_SQL} ILIKE $1 LIMIT ${COMMON_WORD_ROWS}) c`,
 		[word],
 	);
 	return (rows[0]?.n ?? 0) >= COMMON_WORD_ROWS;
@@ -84,7 +91,7 @@ function sessionFilters(options: SearchOptions, params: unknown[]): string[] {
 /** A rare word: every candidate row the index finds, joined to its session and sorted, a page at a time. */
 async function byCandidates({ db, matcher, limit, word, options }: Search): Promise<SearchHit[]> {
 	const params: unknown[] = [word];
-	const where = ["r.record_type = 'message'", "r.line ILIKE $1", ...sessionFilters(options, params)];
+	const where = ["r.record_type = 'message'", `${MESSAGE_CONTENT_SQL} ILIKE $1`, ...sessionFilters(options, params)];
 	const sql = `SELECT r.session_id, r.seq, r.line, s.name FROM agent_records r JOIN agent_sessions s ON s.id = r.session_id
 		WHERE ${where.join(" AND ")} ORDER BY s.sort_ms DESC, s.id DESC, r.seq ASC LIMIT ${PAGE_ROWS} OFFSET $${params.length + 1}`;
 	const hits: SearchHit[] = [];
@@ -121,7 +128,7 @@ async function bySessions({ db, matcher, limit, word, options }: Search): Promis
 		if (sessions.length === 0) return hits;
 		const { rows } = await db.query<RecordRow & { session_id: string }>(
 			`SELECT session_id, seq, line FROM agent_records WHERE session_id = ANY($1) AND record_type = 'message'
-			 ${word !== undefined ? "AND line ILIKE $2" : ""}`,
+			 ${word !== undefined ? `AND ${MESSAGE_CONTENT_SQL} ILIKE $2` : ""}`,
 			word !== undefined ? [sessions.map((s) => s.id), word] : [sessions.map((s) => s.id)],
 		);
 		const bySession = new Map<string, RecordRow[]>();

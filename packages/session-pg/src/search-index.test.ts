@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGE_CONTENT_SQL } from "./search.js";
+import { openPgStore, type PgSessionStore } from "./store.js";
+import { createTestDatabase, findTestPostgres, type TestDatabase } from "./testing.js";
+
+const server = await findTestPostgres();
+
+describe.skipIf(server === undefined)("PostgreSQL store: the message search index", () => {
+	let database: TestDatabase;
+	let store: PgSessionStore;
+	beforeAll(async () => {
+		database = await createTestDatabase(server as string);
+		store = await openPgStore({ url: database.url, maxConnections: 2 });
+	});
+	afterAll(async () => {
+		await store?.close();
+		await database?.drop();
+	});
+
+	it("search's condition is the expression migration 4 indexes (PostgreSQL uses the index for it)", async () => {
+		const client = await store.pool.connect();
+		try {
+			await client.query("SET enable_seqscan = off");
+			const { rows } = await client.query<{ "QUERY PLAN": string }>(
+				`EXPLAIN SELECT 1 FROM agent_records WHERE record_type = 'message' AND ${MESSAGE_CONTENT_SQL} ILIKE '%needle%'`,
+			);
+			expect(rows.map((row) => row["QUERY PLAN"]).join("\n")).toContain("agent_records_message_search");
+		} finally {
+			client.release();
+		}
+	});
+
+	it("the indexed text starts at the record's own content key, even when a name holds the key's text", async () => {
+		const { id } = await store.create({ name: 'say "content": here' });
+		await store.append(id, [
+			{ recordType: "message", role: "user", content: [{ type: "text", text: 'quote "content": and more' }] },
+		]);
+		const { rows } = await store.pool.query<{ indexed: string }>(
+			`SELECT ${MESSAGE_CONTENT_SQL} AS indexed FROM agent_records WHERE session_id = $1`,
+			[id],
+		);
+		expect(rows.map((row) => row.indexed)).toEqual([
+			'"content":[{"type":"text","text":"quote \\"content\\": and more"}]}',
+		]);
+		expect((await store.search('quote "content": and')).map((hit) => hit.seq)).toEqual([1]);
+	});
+});
