@@ -44,4 +44,29 @@ describe.skipIf(server === undefined)("PostgreSQL store: the message search inde
 		]);
 		expect((await store.search('quote "content": and')).map((hit) => hit.seq)).toEqual([1]);
 	});
+
+	it("a word too rare for the first steps of the listing is found through the index, in listing order", async () => {
+		// 1,100 sessions (more than the walk's first steps cover), one message each; every 100th holds the word.
+		await store.pool.query(
+			`INSERT INTO agent_sessions (id, created, metadata, last_seq, sort_ms, archived, source, name)
+			 SELECT 'RARE' || lpad(n::text, 22, '0'), '{}', '{}', 1, 1700000000000 + n, false, 'interactive', 'rare ' || n
+			 FROM generate_series(1, 1100) AS n`,
+		);
+		await store.pool.query(
+			`INSERT INTO agent_records (session_id, seq, record_type, line)
+			 SELECT 'RARE' || lpad(n::text, 22, '0'), 1, 'message',
+			   '{"recordType":"message","schemaVersion":1,"seq":1,"timestamp":"2023-11-14T22:13:20.000Z","role":"user","content":[{"type":"text","text":"note ' ||
+			   n || CASE WHEN n % 100 = 0 THEN ' about the walrus' ELSE '' END || '"}]}'
+			 FROM generate_series(1, 1100) AS n`,
+		);
+		const hits = await store.search("WALRUS");
+		expect(hits.map((hit) => [hit.sessionName, hit.snippet])).toEqual(
+			[1100, 1000, 900, 800, 700, 600, 500, 400, 300, 200, 100].map((n) => [`rare ${n}`, `note ${n} about the walrus`]),
+		);
+		expect((await store.search("walrus", { limit: 3 })).map((hit) => hit.sessionName)).toEqual([
+			"rare 1100",
+			"rare 1000",
+			"rare 900",
+		]);
+	});
 });

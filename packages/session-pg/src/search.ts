@@ -12,12 +12,11 @@ const PAGE_ROWS = 500;
 /** Sessions read per step when walking the listing (a common word). */
 const SESSIONS_PER_STEP = 200;
 /**
- * The candidate rows beyond which a word counts as common. Under it, the rows the trigram index
- * finds are few enough to sort; from it on, walking the sessions in listing order finds the first
- * hits sooner than sorting every candidate (a word in every session: ~0.8 s at 100,000 sessions
- * the first way, a few ms the second).
+ * Listing steps walked before a search turns to the index. A word in many messages fills the
+ * limit from the newest sessions within them (a few ms, where sorting every row that holds it
+ * took ~1 s over 100,000 sessions); a rarer word then costs these steps more (~3 ms each).
  */
-const COMMON_WORD_ROWS = 2_000;
+const WALK_STEPS_FIRST = 5;
 
 /**
  * A message row's line from its "content" key on: the expression agent_records_message_search
@@ -38,11 +37,13 @@ interface SessionRow {
 }
 
 /**
- * Full-text search over the message rows: PostgreSQL picks the candidate rows (message records
- * whose line holds the query's longest raw word, case-insensitively: the trigram index
- * agent_records_message_search serves it where pg_trgm exists), in the contract's order (sessions
- * of newest activity first, seq within a session); the shared TextMatcher decides each hit and
- * words its snippet, exactly as the file store does. Damaged rows are skipped: verify reports them.
+ * Full-text search over the message rows, in the contract's order (sessions of newest activity
+ * first, seq within a session). PostgreSQL picks the candidate rows (message rows whose content
+ * holds the query's longest raw word, case-insensitively); the shared TextMatcher decides each hit
+ * and words its snippet, exactly as the file store does. First it walks the newest sessions (a
+ * common word is answered there); when a few steps do not reach the limit it asks the trigram
+ * index (agent_records_message_search, where pg_trgm exists) for every candidate row and sorts
+ * them. Damaged rows are skipped: verify reports them.
  */
 export async function searchRows(db: Db, query: string, options: SearchOptions): Promise<SearchHit[]> {
 	const matcher = textMatcher(query);
@@ -55,7 +56,9 @@ export async function searchRows(db: Db, query: string, options: SearchOptions):
 	}
 	const word = matcher.rawWord.length > 0 ? `%${escapeLike(matcher.rawWord)}%` : undefined;
 	const search = { db, matcher, limit, word, options };
-	return word !== undefined && !(await isCommon(db, word)) ? byCandidates(search) : bySessions(search);
+	if (word === undefined) return (await bySessions(search, Number.POSITIVE_INFINITY)).hits;
+	const walked = await bySessions(search, WALK_STEPS_FIRST);
+	return walked.complete ? walked.hits : byCandidates(search);
 }
 
 interface Search {
@@ -65,15 +68,6 @@ interface Search {
 	/** The ILIKE pattern of the longest raw word; undefined when the query has none (every message is a candidate). */
 	word: string | undefined;
 	options: SearchOptions;
-}
-
-/** Whether at least COMMON_WORD_ROWS message rows hold the word (an index probe that stops there). */
-async function isCommon(db: Db, word: string): Promise<boolean> {
-	const { rows } = await db.query<{ n: number }>(
-		`SELECT count(*)::int AS n FROM (SELECT 1 FROM agent_records WHERE record_type = 'message' AND ${MESSAGE_CONTENT_SQL} ILIKE $1 LIMIT ${COMMON_WORD_ROWS}) c`,
-		[word],
-	);
-	return (rows[0]?.n ?? 0) >= COMMON_WORD_ROWS;
 }
 
 /** The sessions' filters of the search options, as SQL conditions on agent_sessions `s`, adding their values to `params`. */
@@ -88,7 +82,7 @@ function sessionFilters(options: SearchOptions, params: unknown[]): string[] {
 	return where;
 }
 
-/** A rare word: every candidate row the index finds, joined to its session and sorted, a page at a time. */
+/** A rarer word: every candidate row the index finds, joined to its session and sorted, a page at a time. */
 async function byCandidates({ db, matcher, limit, word, options }: Search): Promise<SearchHit[]> {
 	const params: unknown[] = [word];
 	const where = ["r.record_type = 'message'", `${MESSAGE_CONTENT_SQL} ILIKE $1`, ...sessionFilters(options, params)];
@@ -105,14 +99,18 @@ async function byCandidates({ db, matcher, limit, word, options }: Search): Prom
 }
 
 /**
- * A common word (or none): the sessions in listing order, SESSIONS_PER_STEP at a time (keyset
- * paging on the listing's order), and the matching message rows of each step's sessions by their
- * primary key, until `limit` hits.
+ * The sessions in listing order, SESSIONS_PER_STEP at a time (keyset paging on the listing's
+ * order), and the matching message rows of each step's sessions by their primary key, until
+ * `limit` hits or `maxSteps` steps. `complete` says whether the hits are the whole answer (the
+ * limit reached, or every session walked).
  */
-async function bySessions({ db, matcher, limit, word, options }: Search): Promise<SearchHit[]> {
+async function bySessions(
+	{ db, matcher, limit, word, options }: Search,
+	maxSteps: number,
+): Promise<{ hits: SearchHit[]; complete: boolean }> {
 	const hits: SearchHit[] = [];
 	let after: SessionRow | undefined;
-	for (;;) {
+	for (let step = 0; step < maxSteps; step++) {
 		options.signal?.throwIfAborted();
 		const params: unknown[] = [];
 		const where = sessionFilters(options, params);
@@ -125,10 +123,14 @@ async function bySessions({ db, matcher, limit, word, options }: Search): Promis
 			 ORDER BY s.sort_ms DESC, s.id DESC LIMIT ${SESSIONS_PER_STEP}`,
 			params,
 		);
-		if (sessions.length === 0) return hits;
+		if (sessions.length === 0) return { hits, complete: true };
+		// The step's message rows by primary key, then the word: OFFSET 0 keeps PostgreSQL from
+		// answering the word with the trigram index instead, which for a common word reads every
+		// row that holds it (1 s over 100,000 sessions) to keep the 200 sessions' few.
 		const { rows } = await db.query<RecordRow & { session_id: string }>(
-			`SELECT session_id, seq, line FROM agent_records WHERE session_id = ANY($1) AND record_type = 'message'
-			 ${word !== undefined ? `AND ${MESSAGE_CONTENT_SQL} ILIKE $2` : ""}`,
+			`SELECT session_id, seq, line FROM (SELECT session_id, seq, line FROM agent_records
+			 WHERE session_id = ANY($1) AND record_type = 'message' OFFSET 0) step
+			 ${word !== undefined ? `WHERE ${MESSAGE_CONTENT_SQL} ILIKE $2` : ""}`,
 			word !== undefined ? [sessions.map((s) => s.id), word] : [sessions.map((s) => s.id)],
 		);
 		const bySession = new Map<string, RecordRow[]>();
@@ -140,11 +142,12 @@ async function bySessions({ db, matcher, limit, word, options }: Search): Promis
 		for (const session of sessions) {
 			const found = (bySession.get(session.id) ?? []).sort((a, b) => a.seq - b.seq);
 			const inOrder = found.map((row) => ({ ...row, session_id: session.id, name: session.name }));
-			if (collect(hits, inOrder, matcher, limit)) return hits;
+			if (collect(hits, inOrder, matcher, limit)) return { hits, complete: true };
 		}
-		if (sessions.length < SESSIONS_PER_STEP) return hits;
+		if (sessions.length < SESSIONS_PER_STEP) return { hits, complete: true };
 		after = sessions[sessions.length - 1];
 	}
+	return { hits, complete: false };
 }
 
 /** Adds the rows that match to `hits`; true once `limit` is reached. */

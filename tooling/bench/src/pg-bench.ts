@@ -189,6 +189,27 @@ async function main(): Promise<number> {
 	const ms = (value: number) => `${value.toFixed(1)} ms`;
 	try {
 		const log = (line: string) => console.error(`bench:pg: ${line}`);
+		// First, before the large writes below leave the disk busy writing back (each turn waits for fdatasync).
+		const { clients, sendsPerClient, sessions } = size.send;
+		log(`send latency: ${clients} clients × ${sendsPerClient} turns over ${sessions} sessions`);
+		const fileSends = await measureSendLatency(mkdtempSync(join(home, "send-")), [], 1, size.send);
+		const sendDatabase = await createTestDatabase(server, "agent_bench_send");
+		let pgSends: Awaited<ReturnType<typeof measureSendLatency>>;
+		try {
+			pgSends = await measureSendLatency(mkdtempSync(join(home, "send-")), ["--store", sendDatabase.url], 2, size.send);
+		} finally {
+			await sendDatabase.drop();
+		}
+		const sendLoad = `${clients} clients at once, ${sessions} sessions, demo model`;
+		const perSecond = (value: number) => `${value.toFixed(0)} turns/s`;
+		rows.push([
+			`send and wait for the reply (?wait=1), p50; ${sendLoad}; file store: one instance, PostgreSQL: two`,
+			ms(fileSends.p50),
+			ms(pgSends.p50),
+			"",
+		]);
+		rows.push([`the same, p99 (${pgSends.turns} turns)`, ms(fileSends.p99), ms(pgSends.p99), ""]);
+		rows.push(["the same, throughput", perSecond(fileSends.turnsPerSecond), perSecond(pgSends.turnsPerSecond), ""]);
 		log("appends, one session, batched");
 		rows.push([
 			`append ${size.appendRecords} records to one session, ${size.batch} per call`,
@@ -223,26 +244,6 @@ async function main(): Promise<number> {
 			ms(pgResume),
 			"PostgreSQL within 2× of the file store",
 		]);
-		const { clients, sendsPerClient, sessions } = size.send;
-		log(`send latency: ${clients} clients × ${sendsPerClient} turns over ${sessions} sessions`);
-		const fileSends = await measureSendLatency(mkdtempSync(join(home, "send-")), [], 1, size.send);
-		const sendDatabase = await createTestDatabase(server, "agent_bench_send");
-		let pgSends: Awaited<ReturnType<typeof measureSendLatency>>;
-		try {
-			pgSends = await measureSendLatency(mkdtempSync(join(home, "send-")), ["--store", sendDatabase.url], 2, size.send);
-		} finally {
-			await sendDatabase.drop();
-		}
-		const sendLoad = `${clients} clients at once, ${sessions} sessions, demo model`;
-		const perSecond = (value: number) => `${value.toFixed(0)} turns/s`;
-		rows.push([
-			`send and wait for the reply (?wait=1), p50; ${sendLoad}; file store: one instance, PostgreSQL: two`,
-			ms(fileSends.p50),
-			ms(pgSends.p50),
-			"",
-		]);
-		rows.push([`the same, p99 (${pgSends.turns} turns)`, ms(fileSends.p99), ms(pgSends.p99), ""]);
-		rows.push(["the same, throughput", perSecond(fileSends.turnsPerSecond), perSecond(pgSends.turnsPerSecond), ""]);
 		log(`listing: ${size.listSessions} sessions`);
 		await fillListing(pg, size.listSessions);
 		const firstPage = await timeRuns(size.runs, () => pg.list({ limit: 50 }));
