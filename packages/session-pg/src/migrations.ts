@@ -115,9 +115,23 @@ $$;
 DO $$
 BEGIN
 	IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN
-		CREATE INDEX agent_records_message_search ON agent_records
-			USING gin ((substring(line from position('"content":' in line))) gin_trgm_ops)
-			WHERE record_type = 'message';
+		-- btree_gin (contrib, trusted like pg_trgm) lets the index lead with session_id, so that one
+		-- session's rows holding a word are found without the other sessions' (search.ts's
+		-- largeSessionRows); a search over all sessions uses its second column alone. Without it,
+		-- the content alone is indexed.
+		BEGIN
+			IF NOT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'btree_gin') THEN
+				RAISE insufficient_privilege;
+			END IF;
+			CREATE EXTENSION IF NOT EXISTS btree_gin;
+			CREATE INDEX agent_records_message_search ON agent_records
+				USING gin (session_id, (substring(line from position('"content":' in line))) gin_trgm_ops)
+				WHERE record_type = 'message';
+		EXCEPTION WHEN insufficient_privilege THEN
+			CREATE INDEX agent_records_message_search ON agent_records
+				USING gin ((substring(line from position('"content":' in line))) gin_trgm_ops)
+				WHERE record_type = 'message';
+		END;
 	END IF;
 END
 $$;

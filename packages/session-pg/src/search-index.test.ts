@@ -69,4 +69,35 @@ describe.skipIf(server === undefined)("PostgreSQL store: the message search inde
 			"rare 900",
 		]);
 	});
+
+	it("a session of more records than a step reads is searched through the index, its hits in seq order among the others", async () => {
+		const big = await store.create({ name: "big" });
+		for (let from = 0; from < 2_100; from += 700) {
+			await store.append(
+				big.id,
+				Array.from({ length: 700 }, (_, i) => ({
+					recordType: "message" as const,
+					role: "user" as const,
+					content: [
+						{ type: "text" as const, text: `entry ${from + i}${(from + i) % 700 === 5 ? " with a narwhal" : ""}` },
+					],
+				})),
+			);
+		}
+		const small = await store.create({ name: "small" });
+		await store.append(small.id, [
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "one narwhal here" }] },
+		]);
+		expect((await store.search("narwhal")).map((hit) => [hit.sessionName, hit.seq])).toEqual([
+			["small", 1],
+			["big", 6],
+			["big", 706],
+			["big", 1406],
+		]);
+		// A word in every message of the large session: read by primary key, a page at a time, in seq order.
+		const every = await store.search("entry", { limit: 600 });
+		expect(every.map((hit) => [hit.sessionName, hit.seq])).toEqual(
+			Array.from({ length: 600 }, (_, i) => ["big", i + 1]),
+		);
+	});
 });

@@ -17,6 +17,8 @@ const SESSIONS_PER_STEP = 200;
  * took ~1 s over 100,000 sessions); a rarer word then costs these steps more (~3 ms each).
  */
 const WALK_STEPS_FIRST = 5;
+/** A session with more records than this is searched through the index, not read (see largeSessionRows). */
+const LARGE_SESSION_RECORDS = 2_000;
 
 /**
  * A message row's line from its "content" key on: the expression agent_records_message_search
@@ -34,6 +36,7 @@ interface SessionRow {
 	id: string;
 	name: string | null;
 	sort_ms: string;
+	last_seq: number;
 }
 
 /**
@@ -119,35 +122,89 @@ async function bySessions(
 			where.push(`(s.sort_ms, s.id) < ($${params.length - 1}::bigint, $${params.length})`);
 		}
 		const { rows: sessions } = await db.query<SessionRow>(
-			`SELECT s.id, s.name, s.sort_ms FROM agent_sessions s ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+			`SELECT s.id, s.name, s.sort_ms, s.last_seq FROM agent_sessions s ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
 			 ORDER BY s.sort_ms DESC, s.id DESC LIMIT ${SESSIONS_PER_STEP}`,
 			params,
 		);
 		if (sessions.length === 0) return { hits, complete: true };
-		// The step's message rows by primary key, then the word: OFFSET 0 keeps PostgreSQL from
-		// answering the word with the trigram index instead, which for a common word reads every
-		// row that holds it (1 s over 100,000 sessions) to keep the 200 sessions' few.
-		const { rows } = await db.query<RecordRow & { session_id: string }>(
-			`SELECT session_id, seq, line FROM (SELECT session_id, seq, line FROM agent_records
-			 WHERE session_id = ANY($1) AND record_type = 'message' OFFSET 0) step
-			 ${word !== undefined ? `WHERE ${MESSAGE_CONTENT_SQL} ILIKE $2` : ""}`,
-			word !== undefined ? [sessions.map((s) => s.id), word] : [sessions.map((s) => s.id)],
+		const isLarge = (session: SessionRow) => word !== undefined && session.last_seq > LARGE_SESSION_RECORDS;
+		const bySession = await smallSessionRows(
+			db,
+			sessions.filter((session) => !isLarge(session)).map((session) => session.id),
+			word,
 		);
-		const bySession = new Map<string, RecordRow[]>();
-		for (const row of rows) {
-			const found = bySession.get(row.session_id);
-			if (found) found.push(row);
-			else bySession.set(row.session_id, [row]);
-		}
 		for (const session of sessions) {
-			const found = (bySession.get(session.id) ?? []).sort((a, b) => a.seq - b.seq);
-			const inOrder = found.map((row) => ({ ...row, session_id: session.id, name: session.name }));
-			if (collect(hits, inOrder, matcher, limit)) return { hits, complete: true };
+			const pages =
+				word !== undefined && isLarge(session)
+					? largeSessionRows(db, session.id, word)
+					: [bySession.get(session.id) ?? []];
+			for await (const rows of pages) {
+				const named = rows.map((row) => ({ ...row, session_id: session.id, name: session.name }));
+				if (collect(hits, named, matcher, limit)) return { hits, complete: true };
+			}
 		}
 		if (sessions.length < SESSIONS_PER_STEP) return { hits, complete: true };
 		after = sessions[sessions.length - 1];
 	}
 	return { hits, complete: false };
+}
+
+/**
+ * The message rows holding the word (all message rows without one) of a step's sessions of up to
+ * LARGE_SESSION_RECORDS records, by session: read together by primary key with the word checked on
+ * each row. OFFSET 0 keeps PostgreSQL from answering the word with the trigram index instead,
+ * which for a common word reads every row that holds it (1 s over 100,000 sessions) to keep the
+ * step's few.
+ */
+async function smallSessionRows(
+	db: Db,
+	ids: readonly string[],
+	word: string | undefined,
+): Promise<Map<string, RecordRow[]>> {
+	const bySession = new Map<string, RecordRow[]>();
+	if (ids.length === 0) return bySession;
+	const { rows } = await db.query<RecordRow & { session_id: string }>(
+		`SELECT session_id, seq, line FROM (SELECT session_id, seq, line FROM agent_records
+		 WHERE session_id = ANY($1) AND record_type = 'message' OFFSET 0) step
+		 ${word !== undefined ? `WHERE ${MESSAGE_CONTENT_SQL} ILIKE $2` : ""}`,
+		word !== undefined ? [ids, word] : [ids],
+	);
+	for (const row of rows) {
+		const found = bySession.get(row.session_id);
+		if (found) found.push(row);
+		else bySession.set(row.session_id, [row]);
+	}
+	for (const found of bySession.values()) found.sort((a, b) => a.seq - b.seq);
+	return bySession;
+}
+
+/**
+ * A large session's message rows holding the word, in seq order, a page at a time; reading it
+ * whole would cost its size (1.7 s for 100 MB) whenever the word is rare in it. The index
+ * (session_id, content) first says whether the session holds more than a page of them: if not,
+ * they are those the index finds; if so, the word is common there, and a read by primary key
+ * finds a page of them early.
+ */
+async function* largeSessionRows(db: Db, id: string, word: string): AsyncGenerator<RecordRow[]> {
+	const { rows: few } = await db.query<RecordRow>(
+		`SELECT seq, line FROM agent_records WHERE session_id = $1 AND record_type = 'message'
+		 AND ${MESSAGE_CONTENT_SQL} ILIKE $2 LIMIT ${PAGE_ROWS + 1}`,
+		[id, word],
+	);
+	if (few.length <= PAGE_ROWS) {
+		yield few.sort((a, b) => a.seq - b.seq);
+		return;
+	}
+	for (let after = 0; ; ) {
+		const { rows } = await db.query<RecordRow>(
+			`SELECT seq, line FROM (SELECT seq, line FROM agent_records WHERE session_id = $1 AND record_type = 'message'
+			 AND seq > $3 ORDER BY seq OFFSET 0) session WHERE ${MESSAGE_CONTENT_SQL} ILIKE $2 LIMIT ${PAGE_ROWS}`,
+			[id, word, after],
+		);
+		yield rows;
+		if (rows.length < PAGE_ROWS) return;
+		after = (rows[rows.length - 1] as RecordRow).seq;
+	}
 }
 
 /** Adds the rows that match to `hits`; true once `limit` is reached. */

@@ -43,11 +43,12 @@ export async function measureSendLatency(
 		for (let i = 0; i < load.sessions; i++) {
 			ids.push((await json<{ id: string }>(urls[i % urls.length] as string, "POST", "/api/sessions", {})).id);
 		}
-		// A deterministic spread of sessions and instances (a linear congruential sequence), so runs compare.
+		// A deterministic, even spread of sessions and instances, so runs compare: a 32-bit linear
+		// congruential sequence (Math.imul keeps it exact), its high bits taken (the low ones cycle).
 		let seed = 42;
 		const next = (n: number) => {
-			seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-			return seed % n;
+			seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0;
+			return (seed >>> 16) % n;
 		};
 		const latencies: number[] = [];
 		const send = async (client: number, n: number) => {
