@@ -2,10 +2,11 @@ import {
 	type DescendingPath,
 	type DescendingWalkOptions,
 	type ReadOptions,
+	type SessionMetadata,
 	type StoredRecord,
 	walkPathDescending,
 } from "@agent/session-format";
-import { type Db, decodeRow, type RecordRow, rowsBackward } from "./rows.js";
+import { type Db, decodeRow, FIRST_BACKWARD_PAGE, type RecordRow, rowsBackward } from "./rows.js";
 import { where } from "./session-rows.js";
 
 /**
@@ -18,6 +19,7 @@ export async function walkRows(
 	id: string,
 	walk: DescendingWalkOptions,
 	read: ReadOptions = {},
+	firstPage?: readonly RecordRow[],
 ): Promise<DescendingPath<StoredRecord>> {
 	const seek = { need: walk.leafSeq };
 	const decoded = new Map<RecordRow, StoredRecord>();
@@ -26,7 +28,7 @@ export async function walkRows(
 		if (record) decoded.set(row, record);
 		return record;
 	};
-	const walked = await walkPathDescending(rowsBackward(db, id, walk.leafSeq, seek), recordOf, walk, seek);
+	const walked = await walkPathDescending(rowsBackward(db, id, walk.leafSeq, seek, firstPage), recordOf, walk, seek);
 	const items = walked.items.map((row) => decoded.get(row) as StoredRecord);
 	return walked.start ? { items, start: walked.start } : { items };
 }
@@ -45,4 +47,41 @@ export async function findRecord(db: Db, id: string, seq: number): Promise<Store
 	});
 	const row = rows[0];
 	return row ? decodeRow(row, {}, where(id)) : undefined;
+}
+
+/** What a resume reads first, in one statement: the metadata cache, the newest rows and the header row. */
+export interface OpeningRows {
+	/** Undefined when the session has no row; null when its metadata cache must be rebuilt. */
+	metadata: SessionMetadata | null | undefined;
+	/** The newest FIRST_BACKWARD_PAGE rows, newest first (a first page for walkRows). */
+	newest: RecordRow[];
+	/** The row of seq 1, when there is one. */
+	header: RecordRow | undefined;
+}
+
+/**
+ * One round trip (and one connection) for a resume's first reads, which before were three
+ * statements on three connections: on a busy machine, three backends and their hand-offs cost
+ * more than the rows. One statement also reads the three from one snapshot.
+ */
+export async function openingRows(db: Db, id: string): Promise<OpeningRows> {
+	const { rows } = await db.query<{
+		part: number;
+		seq: number | null;
+		line: string | null;
+		metadata: SessionMetadata | null;
+	}>({
+		name: "agent_open",
+		text: `SELECT 0 AS part, NULL::integer AS seq, NULL::text AS line, metadata FROM agent_sessions WHERE id = $1
+			UNION ALL (SELECT 1, seq, line, NULL FROM agent_records WHERE session_id = $1 ORDER BY seq DESC LIMIT ${FIRST_BACKWARD_PAGE})
+			UNION ALL (SELECT 2, seq, line, NULL FROM agent_records WHERE session_id = $1 AND seq = 1)`,
+		values: [id],
+	});
+	const opening: OpeningRows = { metadata: undefined, newest: [], header: undefined };
+	for (const row of rows) {
+		if (row.part === 0) opening.metadata = row.metadata;
+		else if (row.part === 1) opening.newest.push({ seq: row.seq as number, line: row.line as string });
+		else opening.header = { seq: row.seq as number, line: row.line as string };
+	}
+	return opening;
 }

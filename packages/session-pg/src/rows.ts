@@ -59,26 +59,35 @@ export async function* rowsForward(db: Db, id: string, fromSeq: number): AsyncGe
 	}
 }
 
+/** The rows the first page of a backward read holds (a resume usually needs only these). */
+export const FIRST_BACKWARD_PAGE = 64;
+
 /**
  * The rows of a session with seq <= fromSeq, newest first, in pages that grow (a resume usually
  * needs only the last few). `seek.need` (kept up to date by walkPathDescending) lets the next page
- * start at the seq the walk needs, skipping a branch's other records.
+ * start at the seq the walk needs, skipping a branch's other records. `firstPage`, when given, is
+ * the first page already read (FIRST_BACKWARD_PAGE rows from fromSeq down, or fewer at the start).
  */
 export async function* rowsBackward(
 	db: Db,
 	id: string,
 	fromSeq: number,
 	seek?: { need: number },
+	firstPage?: readonly RecordRow[],
 ): AsyncGenerator<RecordRow[]> {
 	let below = fromSeq;
-	let size = 64;
+	let size = FIRST_BACKWARD_PAGE;
+	let prefetched = firstPage;
 	for (;;) {
 		// A prepared statement (named): parsed once per connection, as resume runs it on every open.
-		const { rows } = await db.query<RecordRow>({
-			name: "agent_records_backward",
-			text: "SELECT seq, line FROM agent_records WHERE session_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3",
-			values: [id, below, size],
-		});
+		const { rows } = prefetched
+			? { rows: prefetched as RecordRow[] }
+			: await db.query<RecordRow>({
+					name: "agent_records_backward",
+					text: "SELECT seq, line FROM agent_records WHERE session_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3",
+					values: [id, below, size],
+				});
+		prefetched = undefined;
 		if (rows.length > 0) yield rows;
 		if (rows.length < size) return;
 		below = (rows[rows.length - 1] as RecordRow).seq - 1;

@@ -35,7 +35,7 @@ import { forkSession } from "./fork.js";
 import { PgLease } from "./lease.js";
 import { listPage } from "./list.js";
 import { migrate } from "./migrations.js";
-import { findRecord, walkRows } from "./read-path.js";
+import { findRecord, openingRows, walkRows } from "./read-path.js";
 import { type Db, decodeRow, jsonbText, type RecordRow, rowsForward } from "./rows.js";
 import { searchRows } from "./search.js";
 import { insertRecords, insertSession, loadMetadata, saveMetadata, where } from "./session-rows.js";
@@ -94,10 +94,8 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		const pending = this.deferred.get(id);
 		if (pending) return openInMemory(pending.metadata, pending.records, options);
 		return this.db(`opening session ${id}`, async (db) => {
-			// The session header (seq 1) is read alongside: one round trip less when the path does not reach it.
-			const firstRecord = findRecord(db, id, 1);
-			firstRecord.catch(() => undefined);
 			const read = { onProblem: options.onProblem };
+			let header: RecordRow | undefined;
 			let metadata: SessionMetadata;
 			let walked: Awaited<ReturnType<typeof walkRows>>;
 			if (options.leafSeq !== undefined) {
@@ -113,17 +111,19 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 					throw invalidArgument(`cannot open session ${id} at seq ${leafSeq}: no readable record has that seq`);
 				}
 			} else {
-				// The active leaf is the log's last record: the walk starts from the end while the metadata is read.
-				const walk = (leafSeq: number) =>
-					walkRows(db, id, { leafSeq, stopAtCompaction: true, leafFallsBack: true }, read);
-				const [loaded, fromEnd] = await Promise.all([loadMetadata(db, id), walk(MAX_SEQ)]);
-				metadata = loaded;
-				walked = fromEnd;
-				// A writer appended in between: the path the metadata describes.
+				// The active leaf is the log's last record: the metadata, the newest rows and the header in one statement.
+				const opening = await openingRows(db, id);
+				header = opening.header;
+				metadata = opening.metadata ?? (await loadMetadata(db, id));
+				const walk = (leafSeq: number, firstPage?: readonly RecordRow[]) =>
+					walkRows(db, id, { leafSeq, stopAtCompaction: true, leafFallsBack: true }, read, firstPage);
+				walked = await walk(MAX_SEQ, opening.newest);
+				// A writer appended in between (a rebuilt cache): the path the metadata describes.
 				if ((walked.start?.seq ?? 0) > metadata.lastSeq) walked = await walk(metadata.lastSeq);
 			}
 			const path = walked.items;
-			const first = path[0]?.seq === 1 ? path[0] : await firstRecord;
+			const first =
+				path[0]?.seq === 1 ? path[0] : header ? decodeRow(header, {}, where(id)) : await findRecord(db, id, 1);
 			return { metadata, path, context: contextOf(path, first, metadata, options) };
 		});
 	}
