@@ -37,6 +37,18 @@ export function leaseConnectionLost(sessionId: string, cause?: unknown): AgentSe
 	return Object.assign(error, { temporary: true });
 }
 
+/**
+ * Every lease connection of this instance stayed taken for the whole wait: it runs as many
+ * sessions' turns at once as maxLeases allows. Temporary (servers answer 503).
+ */
+export function leasesExhausted(sessionId: string, maxLeases: number, waitedMs: number): AgentSessionError {
+	const error = new AgentSessionError(
+		"STORAGE_FAILURE",
+		`${PREFIX} no connection came free for the write lease on session ${sessionId} in ${waitedMs} ms: this instance already holds ${maxLeases} leases (maxLeases), one per session whose turn runs. Retry, or raise maxLeases (PostgreSQL's max_connections must allow it)`,
+	);
+	return Object.assign(error, { temporary: true });
+}
+
 export function invalidArgument(message: string): AgentSessionError {
 	return new AgentSessionError("INVALID_ARGUMENT", `${PREFIX} ${message}`);
 }

@@ -1,6 +1,14 @@
 import type { AppendResult, LeaseHolder, RecordInput, SessionLease } from "@agent/session-format";
 import type { Pool, PoolClient } from "pg";
-import { isLockTimeout, leaseConnectionLost, leaseGone, locked, notFound, storageFailure } from "./errors.js";
+import {
+	isLockTimeout,
+	leaseConnectionLost,
+	leaseGone,
+	leasesExhausted,
+	locked,
+	notFound,
+	storageFailure,
+} from "./errors.js";
 import { readHolder, recordHolder } from "./holder.js";
 import { LOCK_KEY_SQL } from "./rows.js";
 import { type WriteTx, withWriteTx } from "./write-tx.js";
@@ -28,15 +36,15 @@ export class PgLease implements SessionLease {
 		private readonly now: () => Date,
 	) {}
 
-	/** Takes the lease of session `id`, waiting up to waitMs for another holder. */
-	static async acquire(pool: Pool, id: string, waitMs: number, now: () => Date): Promise<PgLease> {
-		let client: PoolClient;
-		try {
-			client = await pool.connect();
-		} catch (error) {
-			throw storageFailure(`connecting for the lease of session ${id}`, error);
-		}
+	/**
+	 * Takes the lease of session `id`, waiting up to waitMs for another holder. The lock's
+	 * connection comes from `leases`, a pool of its own: a held lease keeps its connection for the
+	 * whole turn, and turns holding every connection of the pool their reads and writes go through
+	 * (`pool`) would wait on each other for ever.
+	 */
+	static async acquire(leases: Pool, pool: Pool, id: string, waitMs: number, now: () => Date): Promise<PgLease> {
 		const started = Date.now();
+		const client = await connectWithin(leases, id, waitMs);
 		let locked_ = false;
 		try {
 			const exists = await client.query("SELECT 1 FROM agent_sessions WHERE id = $1", [id]);
@@ -121,5 +129,28 @@ export class PgLease implements SessionLease {
 			// The connection is gone, and the lock with it.
 			this.client.release(error as Error);
 		}
+	}
+}
+
+/**
+ * A connection of the lease pool, waiting for one at most `waitMs` (without limit when it is 0 or
+ * less: a try-lock still needs a connection to ask with). A connection that arrives after the
+ * wait gave up goes back to the pool.
+ */
+async function connectWithin(leases: Pool, id: string, waitMs: number): Promise<PoolClient> {
+	const pending = leases.connect();
+	let timer: NodeJS.Timeout | undefined;
+	const gaveUp = new Promise<undefined>((resolve) => {
+		if (waitMs > 0) timer = setTimeout(() => resolve(undefined), waitMs);
+	});
+	try {
+		const client = await Promise.race([pending, gaveUp]);
+		if (client) return client;
+		pending.then((late) => late.release()).catch(() => undefined);
+		throw leasesExhausted(id, leases.options.max ?? 0, waitMs);
+	} catch (error) {
+		throw storageFailure(`connecting for the lease of session ${id}`, error);
+	} finally {
+		clearTimeout(timer);
 	}
 }

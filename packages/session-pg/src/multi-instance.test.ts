@@ -116,4 +116,36 @@ describe.skipIf(server === undefined)("PostgreSQL store: several instances over 
 			await pool.end();
 		}
 	});
+
+	it("more leases held at once than the store has connections for reads: their reads and appends still go through", async () => {
+		// Before leases had a pool of their own, three held leases took both connections and every read waited for ever.
+		const small = await openPgStore({ url: database.url, maxConnections: 2, maxLeases: 4 });
+		try {
+			const ids = await Promise.all([1, 2, 3].map(async () => (await small.create()).id));
+			const leases = await Promise.all(ids.map((id) => small.lease(id)));
+			const opened = await Promise.all(ids.map((id) => small.open(id)));
+			expect(opened.map((session) => session.metadata.id)).toEqual(ids);
+			await Promise.all(leases.map((lease) => lease.append([user("while held")])));
+			await Promise.all(leases.map((lease) => lease.release()));
+			for (const id of ids) expect((await all(small, id)).map((record) => record.seq)).toEqual([1]);
+		} finally {
+			await small.close();
+		}
+	});
+
+	it("a lease that finds every lease connection taken for its whole wait fails clearly (temporary), and the next one gets one", async () => {
+		const one = await openPgStore({ url: database.url, maxLeases: 1 });
+		try {
+			const [first, second] = await Promise.all([one.create(), one.create()]);
+			const held = await one.lease(first.id);
+			const refused = await one.lease(second.id, { waitMs: 200 }).catch((error: unknown) => error);
+			expect(refused).toMatchObject({ code: "STORAGE_FAILURE", temporary: true });
+			expect((refused as Error).message).toMatch(/already holds 1 leases \(maxLeases\)/);
+			await held.release();
+			const next = await one.lease(second.id, { waitMs: 2_000 });
+			await next.release();
+		} finally {
+			await one.close();
+		}
+	});
 });

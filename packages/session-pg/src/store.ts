@@ -50,8 +50,15 @@ export interface PgStoreOptions {
 	url?: string;
 	/** A pool of your own (the store does not end it on close). */
 	pool?: pg.Pool;
-	/** Connections in the store's pool (default 10): one per write in flight, plus one per held lease. */
+	/** Connections for reads and writes (default 10). */
 	maxConnections?: number;
+	/**
+	 * Connections kept for held leases (default 25): a lease holds one for as long as it is held
+	 * (a turn, with its model call), so this many sessions' turns run at once on this instance;
+	 * more wait for one, up to their waitMs. PostgreSQL's max_connections must allow every
+	 * instance's maxConnections + maxLeases.
+	 */
+	maxLeases?: number;
 	/** How long a writer waits for another's lease by default, in ms (default 10 000). */
 	waitMs?: number;
 	/** Clock (tests). */
@@ -73,6 +80,8 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		readonly pool: pg.Pool,
 		private readonly ownsPool: boolean,
 		options: PgStoreOptions = {},
+		/** Where leases take their connections (see PgLease.acquire); the store ends it on close. */
+		private readonly leasePool: pg.Pool = newPool({ ...pool.options, max: options.maxLeases ?? DEFAULT_MAX_LEASES }),
 	) {
 		this.waitMs = options.waitMs ?? 10_000;
 		this.now = options.now ?? (() => new Date());
@@ -210,7 +219,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 
 	async lease(id: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<SessionLease> {
 		await this.materialized(id);
-		return PgLease.acquire(this.pool, id, options.waitMs ?? this.waitMs, this.now);
+		return PgLease.acquire(this.leasePool, this.pool, id, options.waitMs ?? this.waitMs, this.now);
 	}
 
 	async fork(id: string, options: ForkOptions = {}): Promise<SessionMetadata> {
@@ -365,6 +374,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 
 	/** Ends the store's pool (when it made it). */
 	async close(): Promise<void> {
+		await this.leasePool.end();
 		if (this.ownsPool) await this.pool.end();
 	}
 
@@ -446,19 +456,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 
 /** Opens a PostgreSQL store: connects, applies the schema migrations (safe when instances start at once). */
 export async function openPgStore(options: PgStoreOptions): Promise<PgSessionStore> {
-	const pool =
-		options.pool ??
-		new pg.Pool({
-			connectionString: options.url,
-			max: options.maxConnections ?? 10,
-			application_name: "agent-sessions",
-			// A CLI command ends when its work does: idle connections do not hold the process open.
-			allowExitOnIdle: true,
-		});
-	// A connection that dies (database restart, a killed backend) fails the statements on it, which
-	// callers see as STORAGE_FAILURE; its 'error' event must not also crash the process.
-	if (!options.pool) pool.on("error", () => undefined);
-	pool.on("connect", (client) => client.on("error", () => undefined));
+	const pool = options.pool ?? newPool({ connectionString: options.url, max: options.maxConnections ?? 10 });
 	try {
 		await migrate(pool);
 	} catch (error) {
@@ -466,4 +464,21 @@ export async function openPgStore(options: PgStoreOptions): Promise<PgSessionSto
 		throw error;
 	}
 	return new PgSessionStore(pool, options.pool === undefined, options);
+}
+
+const DEFAULT_MAX_LEASES = 25;
+
+/** A pool of this store's: named connections, errors of dead connections kept from crashing the process. */
+function newPool(config: pg.PoolConfig): pg.Pool {
+	const pool = new pg.Pool({
+		...config,
+		application_name: "agent-sessions",
+		// A CLI command ends when its work does: idle connections do not hold the process open.
+		allowExitOnIdle: true,
+	});
+	// A connection that dies (database restart, a killed backend) fails the statements on it, which
+	// callers see as STORAGE_FAILURE; its 'error' event must not also crash the process.
+	pool.on("error", () => undefined);
+	pool.on("connect", (client) => client.on("error", () => undefined));
+	return pool;
 }

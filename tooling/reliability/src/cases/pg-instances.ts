@@ -74,8 +74,11 @@ async function run(context: CaseContext): Promise<void> {
 						body: JSON.stringify({ content: `client ${index} send ${n}` }),
 						timeoutMs: 120_000,
 					});
-				} catch {
-					tally.refused++; // the killed instance
+				} catch (error) {
+					// Only the killed instance may leave a send unanswered; a send the live one never
+					// answers (a hang) is a failure, not a refusal.
+					if (server === a && killed) tally.refused++;
+					else tally.other.push(`no answer from ${server === a ? "A" : "B"}: ${(error as Error).message}`);
 					continue;
 				}
 				if (answer.status === 200) {
