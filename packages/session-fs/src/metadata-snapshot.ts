@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { isSessionId, type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";
+import { isSessionId, type SessionMetadata } from "@agent/session-format";
+import { METADATA_KEYS } from "./metadata-fast.js";
 import { CREATE_FLAGS, MAX_SNAPSHOT_BYTES, makePrivateDir, openOwnFile, readOwnFileCapped } from "./safe-files.js";
 
 /** What a metadata.json file held, and the identity of the file it was read from. */
@@ -15,7 +16,7 @@ export interface CachedMetadata {
 
 const FORMAT = 2;
 /** The metadata fields this code knows: a snapshot written by code that knew others is not used. */
-const FIELDS = Object.keys(sessionMetadataSchema.shape).join(",");
+const FIELDS = METADATA_KEYS.join(",");
 
 /**
  * The metadata cache of a listing, kept on disk ($AGENT_HOME/cache/metadata-snapshot.json) so
