@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * A schema that is built the first time it is used (zod's own z.lazy, over a builder run once).

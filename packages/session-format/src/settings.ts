@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { lazySchema } from "./lazy-schema.js";
 
 /** Compaction settings (spec §7.5.1). */

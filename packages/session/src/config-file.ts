@@ -1,6 +1,6 @@
 import { AgentSessionError, compactionConfigSchema, lazySchema } from "@agent/session-format";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 import { type AgentConfig, resolveConfig } from "./config.js";
 
 /** One scheduled job: a prompt run in a new session tagged source "cron" (S7.7). */
