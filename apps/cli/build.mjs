@@ -40,9 +40,11 @@ await build({
 	target: ["node20"],
 	chunkNames: "chunks/[name]-[hash]",
 	external: ["@mariozechner/pi-ai", "@agent/interop"],
-	// CommonJS dependencies (proper-lockfile, cli-progress) call require() for Node's modules.
+	// CommonJS dependencies (commander, proper-lockfile, cli-progress) call require() for Node's
+	// modules, through esbuild's helper chunk; the banner lands in every chunk, so the require is
+	// made on first use (createRequire costs each of the 15 to 20 chunks a command loads).
 	banner: {
-		js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+		js: 'import { createRequire as __createRequire } from "node:module"; let __cjsRequire; const require = (id) => (__cjsRequire ??= __createRequire(import.meta.url))(id);',
 	},
 	define: { __AGENT_SESSIONS_VERSION__: JSON.stringify(version) },
 	legalComments: "none",

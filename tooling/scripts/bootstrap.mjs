@@ -62,6 +62,20 @@ function ensurePnpm() {
 	env.PATH = `${bin}${path.delimiter}${env.PATH ?? ""}`;
 }
 
+let aptUpdated = false;
+
+/** Installs Debian packages when we may (root, apt-get); true when they were installed. */
+function aptInstall(packages, what) {
+	const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+	const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { env }).status === 0;
+	if (!isRoot || !hasApt) return false;
+	console.log(`bootstrap: installing ${what}`);
+	const quiet = { stdio: ["ignore", "ignore", "inherit"], env: { ...env, DEBIAN_FRONTEND: "noninteractive" } };
+	if (!aptUpdated && run("apt-get", ["update"], quiet) !== 0) return false;
+	aptUpdated = true;
+	return run("apt-get", ["install", "-y", "--no-install-recommends", ...packages], quiet) === 0;
+}
+
 /** Debian's chromium for the browser tests; installed when missing and we may use apt-get. */
 function ensureChromium() {
 	const candidates = [env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
@@ -70,18 +84,9 @@ function ensureChromium() {
 		env.CHROMIUM_PATH = found;
 		return;
 	}
-	const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-	const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { env }).status === 0;
-	if (isRoot && hasApt) {
-		console.log("bootstrap: installing Debian's chromium for the browser tests");
-		const quiet = { stdio: ["ignore", "ignore", "inherit"] };
-		if (
-			run("apt-get", ["update"], quiet) === 0 &&
-			run("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], quiet) === 0
-		) {
-			env.CHROMIUM_PATH = "/usr/bin/chromium";
-			return;
-		}
+	if (aptInstall(["chromium"], "Debian's chromium for the browser tests")) {
+		env.CHROMIUM_PATH = "/usr/bin/chromium";
+		return;
 	}
 	console.warn(
 		"bootstrap: Chromium was not found and could not be installed (needs root and apt-get); " +
@@ -103,24 +108,22 @@ function ensurePostgres() {
 		env,
 	});
 	if (listening.status === 0) return;
-	const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-	const hasApt = spawnSync("sh", ["-c", "command -v apt-get"], { env }).status === 0;
-	if (isRoot && hasApt) {
-		console.log("bootstrap: installing Debian's postgresql for the PostgreSQL store tests");
-		const quiet = { stdio: ["ignore", "ignore", "inherit"] };
-		if (
-			run("apt-get", ["update"], quiet) === 0 &&
-			run("apt-get", ["install", "-y", "--no-install-recommends", "postgresql"], {
-				...quiet,
-				env: { ...env, DEBIAN_FRONTEND: "noninteractive" },
-			}) === 0
-		) {
-			return;
-		}
-	}
+	if (aptInstall(["postgresql"], "Debian's postgresql for the PostgreSQL store tests")) return;
 	console.warn(
 		"bootstrap: PostgreSQL was not found and could not be installed (needs root and apt-get); " +
 			"the PostgreSQL store tests will be skipped (under CI=true they fail). Install postgresql or set AGENT_TEST_PG_URL.",
+	);
+}
+
+/** zsh and fish, whose completion scripts the CLI's tests run in the shells themselves (a few MB). */
+function ensureShells() {
+	const missing = ["zsh", "fish"].filter(
+		(shell) => spawnSync("sh", ["-c", `command -v ${shell}`], { env }).status !== 0,
+	);
+	if (missing.length === 0 || aptInstall(missing, `${missing.join(" and ")} for the CLI's completion tests`)) return;
+	console.warn(
+		`bootstrap: ${missing.join(" and ")} not found and could not be installed (needs root and apt-get); ` +
+			"the CLI's completion tests for them will be skipped (under CI=true they fail).",
 	);
 }
 
@@ -133,6 +136,7 @@ if (job === "start") {
 } else if (job === "test") {
 	ensureChromium();
 	ensurePostgres();
+	ensureShells();
 	must("pnpm", ["turbo", "run", "build", "lint", "typecheck", "test", "--concurrency=2"]);
 	must("pnpm", ["turbo", "run", "test:reliability", "--concurrency=1"], {
 		env: { ...env, RELIABILITY_PROFILE: env.RELIABILITY_PROFILE ?? "ci" },

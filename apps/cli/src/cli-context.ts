@@ -31,6 +31,11 @@ export class CliContext {
 		this.homeOption = home;
 	}
 
+	/** The global --home option, when given. */
+	get home(): string | undefined {
+		return this.homeOption;
+	}
+
 	/** Set from the global --store option before a command runs. */
 	setStore(store: string | undefined): void {
 		this.storeOption = store;

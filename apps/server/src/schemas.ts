@@ -39,24 +39,27 @@ export const updateSessionBody = z
  */
 export const FIELD_CAPS = { mimeType: 255, toolCallId: 1024, toolName: 256, signature: 64 * 1024 } as const;
 
-const messageContent = contentSchema.min(1, "a message needs at least one content block").superRefine((blocks, ctx) => {
-	const tooLong = (path: Array<string | number>, length: number, cap: number) => {
-		if (length > cap) ctx.addIssue({ code: "custom", path, message: `at most ${cap} characters (got ${length})` });
-	};
-	blocks.forEach((block, index) => {
-		if (block.type === "image") tooLong([index, "mimeType"], block.mimeType.length, FIELD_CAPS.mimeType);
-		if (block.type === "toolCall") {
-			tooLong([index, "id"], block.id.length, FIELD_CAPS.toolCallId);
-			tooLong([index, "name"], block.name.length, FIELD_CAPS.toolName);
-			tooLong([index, "thoughtSignature"], block.thoughtSignature?.length ?? 0, FIELD_CAPS.signature);
-		}
-		if (block.type === "text")
-			tooLong([index, "textSignature"], block.textSignature?.length ?? 0, FIELD_CAPS.signature);
-		if (block.type === "thinking") {
-			tooLong([index, "thinkingSignature"], block.thinkingSignature?.length ?? 0, FIELD_CAPS.signature);
-		}
+const messageContent = contentSchema
+	.unwrap()
+	.min(1, "a message needs at least one content block")
+	.superRefine((blocks, ctx) => {
+		const tooLong = (path: Array<string | number>, length: number, cap: number) => {
+			if (length > cap) ctx.addIssue({ code: "custom", path, message: `at most ${cap} characters (got ${length})` });
+		};
+		blocks.forEach((block, index) => {
+			if (block.type === "image") tooLong([index, "mimeType"], block.mimeType.length, FIELD_CAPS.mimeType);
+			if (block.type === "toolCall") {
+				tooLong([index, "id"], block.id.length, FIELD_CAPS.toolCallId);
+				tooLong([index, "name"], block.name.length, FIELD_CAPS.toolName);
+				tooLong([index, "thoughtSignature"], block.thoughtSignature?.length ?? 0, FIELD_CAPS.signature);
+			}
+			if (block.type === "text")
+				tooLong([index, "textSignature"], block.textSignature?.length ?? 0, FIELD_CAPS.signature);
+			if (block.type === "thinking") {
+				tooLong([index, "thinkingSignature"], block.thinkingSignature?.length ?? 0, FIELD_CAPS.signature);
+			}
+		});
 	});
-});
 
 /** POST /api/sessions/:id/messages */
 export const sendMessageBody = z.object({

@@ -1,12 +1,4 @@
-import {
-	type Api,
-	type AssistantMessage,
-	type Context,
-	isContextOverflow,
-	type Model,
-	type ProviderStreamOptions,
-	complete as piComplete,
-} from "@mariozechner/pi-ai";
+import type { Api, AssistantMessage, Context, Model, ProviderStreamOptions } from "@mariozechner/pi-ai";
 import { compactionAborted, compactionFailed, throwIfAborted } from "./errors.js";
 
 /** The injected LLM call: pi-ai's `complete` or anything of its shape. */
@@ -57,6 +49,9 @@ const PERMANENT_ERROR =
  * summarizer's window throws {@link SummarizerOverflow}; the signal aborts at once.
  */
 export async function requestSummary(call: SummarizerCall, systemPrompt: string, userPrompt: string): Promise<string> {
+	// pi-ai is loaded by the first request, not with this package: its entry point loads the whole
+	// LLM stack, which readers of this package's pure parts (pruning, token estimates) never need.
+	const { complete: piComplete, isContextOverflow } = await import("@mariozechner/pi-ai");
 	const complete = call.complete ?? piComplete;
 	const maxRetries = call.retry?.maxRetries ?? 3;
 	const context: Context = {

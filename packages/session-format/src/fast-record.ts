@@ -1,8 +1,16 @@
-import { compactionTriggerSchema, messageRoleSchema, type SessionRecord, stopReasonSchema } from "./records.js";
+import { sessionSourceSchema } from "./metadata.js";
+import {
+	compactionTriggerSchema,
+	messageRoleSchema,
+	type SessionRecord,
+	stopReasonSchema,
+	turnOutcomeSchema,
+} from "./records.js";
 
 /**
  * The hot record types (message, compaction, model_change, thinking_level_change, session_info,
- * custom) checked by hand: the rules of sessionRecordSchema, and its exact output (a copy with
+ * custom, turn; with the session header of a log's first record) checked by hand: the rules of
+ * sessionRecordSchema, and its exact output (a copy with
  * the schema's keys in the schema's order; `details` and `data` by reference, as z.unknown()
  * passes them), without zod's per-call machinery and garbage — a resume parses every line it
  * reads, and an append validates every record. Anything not matched exactly (another type, a
@@ -14,6 +22,17 @@ export function fastRecord(value: unknown, options: FastRecordOptions = {}): Ses
 	if (!isPlain(value)) return undefined;
 	const fill = options.fill;
 	const reuse = options.reuse === true && fill === undefined;
+	const record = ofType(value, reuse, fill);
+	if (!record || !("session" in value)) return record;
+	// The first record's header: checked here for every type (which kept it by reference).
+	const header = sessionHeader(value.session, reuse);
+	if (!header) return undefined;
+	// A record reused as it is belongs to the caller, who handed it over (reuse): its header may be replaced.
+	(record as Plain).session = header;
+	return record;
+}
+
+function ofType(value: Plain, reuse: boolean, fill: BaseFill | undefined): SessionRecord | undefined {
 	switch (value.recordType) {
 		case "message":
 			return message(value, reuse, fill);
@@ -27,6 +46,8 @@ export function fastRecord(value: unknown, options: FastRecordOptions = {}): Ses
 			return simple(value, SESSION_INFO_KEYS, reuse, fill, () => !("name" in value) || typeof value.name === "string");
 		case "custom":
 			return simple(value, CUSTOM_KEYS, reuse, fill, () => nonEmpty(value.customType));
+		case "turn":
+			return turn(value, reuse, fill);
 		default:
 			return undefined;
 	}
@@ -54,7 +75,7 @@ export interface BaseFill {
 
 type Plain = Record<string, unknown>;
 
-const BASE_KEYS = ["recordType", "schemaVersion", "seq", "timestamp", "parentSeq"];
+const BASE_KEYS = ["recordType", "schemaVersion", "seq", "timestamp", "parentSeq", "session"];
 const MESSAGE_KEYS = [
 	...BASE_KEYS,
 	"role",
@@ -79,11 +100,43 @@ const COMPACTION_KEYS = [
 	"readFiles",
 	"modifiedFiles",
 	"trigger",
+	"pathSettings",
 ];
 const MODEL_CHANGE_KEYS = [...BASE_KEYS, "provider", "modelId"];
 const THINKING_LEVEL_KEYS = [...BASE_KEYS, "thinkingLevel"];
 const SESSION_INFO_KEYS = [...BASE_KEYS, "name"];
 const CUSTOM_KEYS = [...BASE_KEYS, "customType", "data"];
+const TURN_KEYS = [
+	...BASE_KEYS,
+	"turnId",
+	"outcome",
+	"startedAt",
+	"durationMs",
+	"model",
+	"usage",
+	"error",
+	"firstSeq",
+	"lastSeq",
+];
+const TURN_ERROR_KEYS = ["code", "message"];
+const PATH_SETTINGS_KEYS = ["model", "thinkingLevel"];
+const PATH_MODEL_KEYS = ["provider", "modelId"];
+const HEADER_KEYS = [
+	"createdAt",
+	"name",
+	"model",
+	"source",
+	"cronJobId",
+	"systemPromptOverride",
+	"identityKey",
+	"cwd",
+	"importedFrom",
+	"forkedFrom",
+	"uptimeSeconds",
+];
+const HEADER_STRING_KEYS = ["name", "model", "cronJobId", "systemPromptOverride", "identityKey", "cwd"];
+const IMPORTED_FROM_KEYS = ["format", "sourceId"];
+const FORKED_FROM_KEYS = ["sessionId", "seq"];
 const USAGE_KEYS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"];
 const USAGE_NUMBER_KEYS = USAGE_KEYS.slice(0, 5);
 const COST_KEYS = ["input", "output", "cacheRead", "cacheWrite", "total"];
@@ -92,6 +145,8 @@ const MESSAGE_STRING_KEYS = ["toolName", "api", "provider", "model", "errorMessa
 const ROLES: ReadonlySet<string> = new Set(messageRoleSchema.options);
 const STOP_REASONS: ReadonlySet<string> = new Set(stopReasonSchema.options);
 const TRIGGERS: ReadonlySet<string> = new Set(compactionTriggerSchema.options);
+const OUTCOMES: ReadonlySet<string> = new Set(turnOutcomeSchema.options);
+const SOURCES: ReadonlySet<string> = new Set(sessionSourceSchema.options);
 
 function isPlain(value: unknown): value is Plain {
 	if (typeof value !== "object" || value === null) return false;
@@ -284,13 +339,115 @@ function compaction(value: Plain, reuse: boolean, fill?: BaseFill): SessionRecor
 	) {
 		return undefined;
 	}
-	if (reuse && state === ORDERED) return value as SessionRecord;
+	let settings: Plain | undefined;
+	if ("pathSettings" in value) {
+		settings = pathSettings(value.pathSettings, reuse);
+		if (!settings) return undefined;
+	}
+	if (reuse && state === ORDERED && settings === value.pathSettings) return value as SessionRecord;
 	const out = keep(value, COMPACTION_KEYS, UNORDERED, false, fill);
 	if (!reuse) {
 		out.readFiles = (value.readFiles as string[]).slice();
 		out.modifiedFiles = (value.modifiedFiles as string[]).slice();
 	}
+	if (settings) out.pathSettings = settings;
 	return out as SessionRecord;
+}
+
+function pathSettings(value: unknown, reuse: boolean): Plain | undefined {
+	if (!isPlain(value)) return undefined;
+	const state = keyState(value, PATH_SETTINGS_KEYS);
+	if (state === BAD || ("thinkingLevel" in value && !nonEmpty(value.thinkingLevel))) return undefined;
+	let model: Plain | undefined;
+	if ("model" in value) {
+		model = fields(value.model, PATH_MODEL_KEYS, reuse, (given) => nonEmpty(given.provider) && nonEmpty(given.modelId));
+		if (!model) return undefined;
+	}
+	if (reuse && state === ORDERED && model === value.model) return value;
+	const out = keep(value, PATH_SETTINGS_KEYS, UNORDERED, false);
+	if (model) out.model = model;
+	return out;
+}
+
+function turn(value: Plain, reuse: boolean, fill?: BaseFill): SessionRecord | undefined {
+	const state = keyState(value, TURN_KEYS);
+	if (
+		state === BAD ||
+		!baseOk(value, fill) ||
+		!nonEmpty(value.turnId) ||
+		!OUTCOMES.has(value.outcome as string) ||
+		!nonEmpty(value.startedAt) ||
+		!(isNumber(value.durationMs) && value.durationMs >= 0) ||
+		!optionalString(value, "model") ||
+		("firstSeq" in value && !isInt(value.firstSeq, 1)) ||
+		("lastSeq" in value && !isInt(value.lastSeq, 1))
+	) {
+		return undefined;
+	}
+	let usageOut: Plain | undefined;
+	if ("usage" in value) {
+		usageOut = usage(value.usage, reuse);
+		if (!usageOut) return undefined;
+	}
+	let error: Plain | undefined;
+	if ("error" in value) {
+		error = fields(value.error, TURN_ERROR_KEYS, reuse, (given) => isString(given.code) && isString(given.message));
+		if (!error) return undefined;
+	}
+	if (reuse && state === ORDERED && usageOut === value.usage && error === value.error) return value as SessionRecord;
+	const out = keep(value, TURN_KEYS, UNORDERED, false, fill);
+	if (usageOut) out.usage = usageOut;
+	if (error) out.error = error;
+	return out as SessionRecord;
+}
+
+/** The session header a log's first record carries (sessionHeaderSchema). */
+function sessionHeader(value: unknown, reuse: boolean): Plain | undefined {
+	if (!isPlain(value)) return undefined;
+	const state = keyState(value, HEADER_KEYS);
+	if (state === BAD || !nonEmpty(value.createdAt)) return undefined;
+	for (const key of HEADER_STRING_KEYS) if (!optionalString(value, key)) return undefined;
+	if ("source" in value && !SOURCES.has(value.source as string)) return undefined;
+	if ("uptimeSeconds" in value && !(isNumber(value.uptimeSeconds) && value.uptimeSeconds >= 0)) return undefined;
+	let importedFrom: Plain | undefined;
+	if ("importedFrom" in value) {
+		importedFrom = fields(
+			value.importedFrom,
+			IMPORTED_FROM_KEYS,
+			reuse,
+			(given) => isString(given.format) && isString(given.sourceId),
+		);
+		if (!importedFrom) return undefined;
+	}
+	let forkedFrom: Plain | undefined;
+	if ("forkedFrom" in value) {
+		forkedFrom = fields(
+			value.forkedFrom,
+			FORKED_FROM_KEYS,
+			reuse,
+			(given) => isString(given.sessionId) && isInt(given.seq, 0),
+		);
+		if (!forkedFrom) return undefined;
+	}
+	if (reuse && state === ORDERED && importedFrom === value.importedFrom && forkedFrom === value.forkedFrom)
+		return value;
+	const out = keep(value, HEADER_KEYS, UNORDERED, false);
+	if (importedFrom) out.importedFrom = importedFrom;
+	if (forkedFrom) out.forkedFrom = forkedFrom;
+	return out;
+}
+
+/** A small object of plain fields (`ok` checks them): itself when it may be reused, else a copy in `keys` order. */
+function fields(
+	value: unknown,
+	keys: readonly string[],
+	reuse: boolean,
+	ok: (given: Plain) => boolean,
+): Plain | undefined {
+	if (!isPlain(value)) return undefined;
+	const state = keyState(value, keys);
+	if (state === BAD || !ok(value)) return undefined;
+	return keep(value, keys, state, reuse);
 }
 
 function strings(value: unknown): value is string[] {

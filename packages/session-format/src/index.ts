@@ -46,6 +46,7 @@ export {
 export { checkExactSeqs, creationFactsOf } from "./exact-records.js";
 export { forkedRecord, forkMetadata, withSessionHeader } from "./fork-plan.js";
 export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
+export { lazySchema } from "./lazy-schema.js";
 export { FIELD_LIMITS, findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
 export { decodeListCursor, encodeListCursor, type ListCursor, listingTime } from "./list-cursor.js";
 export { type ParsedLog, type ParseLogOptions, parseSessionLog, utf8Length } from "./log.js";

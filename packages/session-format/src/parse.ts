@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import { clip, describeValue } from "./describe.js";
 import { fastRecord } from "./fast-record.js";
 import { findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";

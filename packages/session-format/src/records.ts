@@ -1,234 +1,278 @@
-import { z } from "zod";
+import * as z from "zod";
 import { contentSchema, imageBlockSchema, textBlockSchema } from "./content.js";
+import { lazySchema } from "./lazy-schema.js";
 
 /** The schema version this library writes. Lines with a higher version are kept opaque. */
 export const CURRENT_SCHEMA_VERSION = 1;
 
-const seqSchema = z.number().int().min(1);
+/**
+ * The schemas below are built on first use (lazySchema): reading checks the hot record types by
+ * hand (fast-record.ts) and asks them only about the rest.
+ */
+
+const seqSchema = lazySchema(() => z.number().int().min(1));
 
 /**
  * The facts a session was created with, carried by the first record written to its log (the
  * store adds it; callers never pass it), so that metadata.json is a cache of the log and nothing
  * else. A log written before this header existed has none; its facts come from metadata.json.
  */
-export const sessionHeaderSchema = z.object({
-	createdAt: z.string().min(1),
-	name: z.string().optional(),
-	/** "provider/model-id": the model the session was created for (the context's default). */
-	model: z.string().optional(),
-	source: z.enum(["interactive", "cron"]).optional(),
-	cronJobId: z.string().optional(),
-	systemPromptOverride: z.string().optional(),
-	identityKey: z.string().optional(),
-	/** The working directory the session belongs to (a project). */
-	cwd: z.string().optional(),
-	importedFrom: z.object({ format: z.string(), sourceId: z.string() }).optional(),
-	forkedFrom: z.object({ sessionId: z.string(), seq: z.number().int().min(0) }).optional(),
-	/** Active time the session starts with (an import keeps its source's); uptime and turn records add to it. */
-	uptimeSeconds: z.number().finite().min(0).optional(),
-});
+export const sessionHeaderSchema = lazySchema(() =>
+	z.object({
+		createdAt: z.string().min(1),
+		name: z.string().optional(),
+		/** "provider/model-id": the model the session was created for (the context's default). */
+		model: z.string().optional(),
+		source: z.enum(["interactive", "cron"]).optional(),
+		cronJobId: z.string().optional(),
+		systemPromptOverride: z.string().optional(),
+		identityKey: z.string().optional(),
+		/** The working directory the session belongs to (a project). */
+		cwd: z.string().optional(),
+		importedFrom: z.object({ format: z.string(), sourceId: z.string() }).optional(),
+		forkedFrom: z.object({ sessionId: z.string(), seq: z.number().int().min(0) }).optional(),
+		/** Active time the session starts with (an import keeps its source's); uptime and turn records add to it. */
+		uptimeSeconds: z.number().finite().min(0).optional(),
+	}),
+);
 
 /** Fields every record carries. `parentSeq` is the tree extension (see docs/session-format.md). */
-const baseFields = {
-	schemaVersion: z.number().int().min(0),
-	seq: seqSchema,
-	timestamp: z.string().min(1),
-	/** Absent: the parent is the record with seq - 1. A number: an earlier seq. null: a new root. */
-	parentSeq: seqSchema.nullable().optional(),
-	/** Only on the first record of a log: the session's creation facts. */
-	session: sessionHeaderSchema.optional(),
-};
+function baseFields() {
+	return {
+		schemaVersion: z.number().int().min(0),
+		seq: seqSchema,
+		timestamp: z.string().min(1),
+		/** Absent: the parent is the record with seq - 1. A number: an earlier seq. null: a new root. */
+		parentSeq: seqSchema.nullable().optional(),
+		/** Only on the first record of a log: the session's creation facts. */
+		session: sessionHeaderSchema.optional(),
+	};
+}
 
-export const usageSchema = z.object({
-	input: z.number(),
-	output: z.number(),
-	cacheRead: z.number().default(0),
-	cacheWrite: z.number().default(0),
-	totalTokens: z.number(),
-	cost: z
-		.object({
-			input: z.number().default(0),
-			output: z.number().default(0),
-			cacheRead: z.number().default(0),
-			cacheWrite: z.number().default(0),
-			total: z.number().default(0),
-		})
-		.optional(),
-});
+export const usageSchema = lazySchema(() =>
+	z.object({
+		input: z.number(),
+		output: z.number(),
+		cacheRead: z.number().default(0),
+		cacheWrite: z.number().default(0),
+		totalTokens: z.number(),
+		cost: z
+			.object({
+				input: z.number().default(0),
+				output: z.number().default(0),
+				cacheRead: z.number().default(0),
+				cacheWrite: z.number().default(0),
+				total: z.number().default(0),
+			})
+			.optional(),
+	}),
+);
 
 export const stopReasonSchema = z.enum(["stop", "length", "toolUse", "error", "aborted"]);
 export const messageRoleSchema = z.enum(["user", "assistant", "toolResult"]);
 
-export const messageRecordSchema = z.object({
-	recordType: z.literal("message"),
-	...baseFields,
-	role: messageRoleSchema,
-	content: contentSchema,
-	/** toolResult: the id of the tool call this answers. */
-	toolCallId: z.string().min(1).optional(),
-	/** toolResult: the name of the tool that ran. */
-	toolName: z.string().optional(),
-	/** toolResult: whether the tool failed. */
-	isError: z.boolean().optional(),
-	/** toolResult: structured details for UIs; never sent to the LLM. */
-	details: z.unknown().optional(),
-	/** assistant metadata */
-	api: z.string().optional(),
-	provider: z.string().optional(),
-	model: z.string().optional(),
-	usage: usageSchema.optional(),
-	stopReason: stopReasonSchema.optional(),
-	errorMessage: z.string().optional(),
-});
+export const messageRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("message"),
+		...baseFields(),
+		role: messageRoleSchema,
+		content: contentSchema,
+		/** toolResult: the id of the tool call this answers. */
+		toolCallId: z.string().min(1).optional(),
+		/** toolResult: the name of the tool that ran. */
+		toolName: z.string().optional(),
+		/** toolResult: whether the tool failed. */
+		isError: z.boolean().optional(),
+		/** toolResult: structured details for UIs; never sent to the LLM. */
+		details: z.unknown().optional(),
+		/** assistant metadata */
+		api: z.string().optional(),
+		provider: z.string().optional(),
+		model: z.string().optional(),
+		usage: usageSchema.optional(),
+		stopReason: stopReasonSchema.optional(),
+		errorMessage: z.string().optional(),
+	}),
+);
 
 export const compactionTriggerSchema = z.enum(["threshold", "overflow", "manual"]);
 
-export const pathSettingsSchema = z.object({
-	model: z.object({ provider: z.string().min(1), modelId: z.string().min(1) }).optional(),
-	thinkingLevel: z.string().min(1).optional(),
-});
+export const pathSettingsSchema = lazySchema(() =>
+	z.object({
+		model: z.object({ provider: z.string().min(1), modelId: z.string().min(1) }).optional(),
+		thinkingLevel: z.string().min(1).optional(),
+	}),
+);
 
-export const compactionRecordSchema = z.object({
-	recordType: z.literal("compaction"),
-	...baseFields,
-	/** Messages with seq < this on the compaction's path are superseded by the summary. */
-	firstKeptSeq: seqSchema,
-	summary: z.string(),
-	/** Estimated tokens of the messages that were summarized (spec §7.2, §7.5.3). */
-	tokensBefore: z.number().int().min(0),
-	/** Estimated tokens of the context right after compaction. */
-	tokensAfter: z.number().int().min(0).optional(),
-	readFiles: z.array(z.string()),
-	modifiedFiles: z.array(z.string()),
-	trigger: compactionTriggerSchema.optional(),
-	/**
-	 * The model and thinking level in force on the compaction's path where it was written (the
-	 * store fills it), so a resume that reads only from the compaction on knows them.
-	 */
-	pathSettings: pathSettingsSchema.optional(),
-});
+export const compactionRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("compaction"),
+		...baseFields(),
+		/** Messages with seq < this on the compaction's path are superseded by the summary. */
+		firstKeptSeq: seqSchema,
+		summary: z.string(),
+		/** Estimated tokens of the messages that were summarized (spec §7.2, §7.5.3). */
+		tokensBefore: z.number().int().min(0),
+		/** Estimated tokens of the context right after compaction. */
+		tokensAfter: z.number().int().min(0).optional(),
+		readFiles: z.array(z.string()),
+		modifiedFiles: z.array(z.string()),
+		trigger: compactionTriggerSchema.optional(),
+		/**
+		 * The model and thinking level in force on the compaction's path where it was written (the
+		 * store fills it), so a resume that reads only from the compaction on knows them.
+		 */
+		pathSettings: pathSettingsSchema.optional(),
+	}),
+);
 
-export const modelChangeRecordSchema = z.object({
-	recordType: z.literal("model_change"),
-	...baseFields,
-	provider: z.string().min(1),
-	modelId: z.string().min(1),
-});
+export const modelChangeRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("model_change"),
+		...baseFields(),
+		provider: z.string().min(1),
+		modelId: z.string().min(1),
+	}),
+);
 
-export const thinkingLevelChangeRecordSchema = z.object({
-	recordType: z.literal("thinking_level_change"),
-	...baseFields,
-	thinkingLevel: z.string().min(1),
-});
+export const thinkingLevelChangeRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("thinking_level_change"),
+		...baseFields(),
+		thinkingLevel: z.string().min(1),
+	}),
+);
 
-export const sessionInfoRecordSchema = z.object({
-	recordType: z.literal("session_info"),
-	...baseFields,
-	name: z.string().optional(),
-});
+export const sessionInfoRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("session_info"),
+		...baseFields(),
+		name: z.string().optional(),
+	}),
+);
 
-export const labelRecordSchema = z.object({
-	recordType: z.literal("label"),
-	...baseFields,
-	targetSeq: seqSchema,
-	/** Absent or empty clears the label of targetSeq. */
-	label: z.string().optional(),
-});
+export const labelRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("label"),
+		...baseFields(),
+		targetSeq: seqSchema,
+		/** Absent or empty clears the label of targetSeq. */
+		label: z.string().optional(),
+	}),
+);
 
-export const branchSummaryRecordSchema = z.object({
-	recordType: z.literal("branch_summary"),
-	...baseFields,
-	/** The leaf of the branch that was left. */
-	fromSeq: seqSchema,
-	summary: z.string(),
-	readFiles: z.array(z.string()).optional(),
-	modifiedFiles: z.array(z.string()).optional(),
-});
+export const branchSummaryRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("branch_summary"),
+		...baseFields(),
+		/** The leaf of the branch that was left. */
+		fromSeq: seqSchema,
+		summary: z.string(),
+		readFiles: z.array(z.string()).optional(),
+		modifiedFiles: z.array(z.string()).optional(),
+	}),
+);
 
-export const customRecordSchema = z.object({
-	recordType: z.literal("custom"),
-	...baseFields,
-	customType: z.string().min(1),
-	data: z.unknown().optional(),
-});
+export const customRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("custom"),
+		...baseFields(),
+		customType: z.string().min(1),
+		data: z.unknown().optional(),
+	}),
+);
 
-export const customMessageRecordSchema = z.object({
-	recordType: z.literal("custom_message"),
-	...baseFields,
-	customType: z.string().min(1),
-	content: z.array(z.discriminatedUnion("type", [textBlockSchema, imageBlockSchema])),
-	/** Whether UIs show it; it is sent to the LLM either way. */
-	display: z.boolean().default(true),
-	details: z.unknown().optional(),
-});
+export const customMessageRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("custom_message"),
+		...baseFields(),
+		customType: z.string().min(1),
+		content: z.array(z.discriminatedUnion("type", [textBlockSchema, imageBlockSchema])),
+		/** Whether UIs show it; it is sent to the LLM either way. */
+		display: z.boolean().default(true),
+		details: z.unknown().optional(),
+	}),
+);
 
 /** "branch" moved the active leaf: its parentSeq is the new leaf (null: the next record starts a new root). */
-export const leafChangeRecordSchema = z.object({
-	recordType: z.literal("leaf_change"),
-	...baseFields,
-});
+export const leafChangeRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("leaf_change"),
+		...baseFields(),
+	}),
+);
 
 /** The session was archived (hidden from the default listing) or brought back. */
-export const archiveChangeRecordSchema = z.object({
-	recordType: z.literal("archive_change"),
-	...baseFields,
-	archived: z.boolean(),
-});
+export const archiveChangeRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("archive_change"),
+		...baseFields(),
+		archived: z.boolean(),
+	}),
+);
 
 /** Active time added to the session (rfc-0064 uptime), by a caller that tracks it itself. */
-export const uptimeRecordSchema = z.object({
-	recordType: z.literal("uptime"),
-	...baseFields,
-	seconds: z.number().finite().min(0),
-});
+export const uptimeRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("uptime"),
+		...baseFields(),
+		seconds: z.number().finite().min(0),
+	}),
+);
 
 export const turnOutcomeSchema = z.enum(["completed", "failed", "cancelled"]);
 
 /** One finished turn: its outcome, duration (counted as uptime), model and usage. */
-export const turnRecordSchema = z.object({
-	recordType: z.literal("turn"),
-	...baseFields,
-	turnId: z.string().min(1),
-	outcome: turnOutcomeSchema,
-	startedAt: z.string().min(1),
-	durationMs: z.number().finite().min(0),
-	model: z.string().optional(),
-	usage: usageSchema.optional(),
-	error: z.object({ code: z.string(), message: z.string() }).optional(),
-	/** The records the turn wrote. */
-	firstSeq: seqSchema.optional(),
-	lastSeq: seqSchema.optional(),
-});
+export const turnRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("turn"),
+		...baseFields(),
+		turnId: z.string().min(1),
+		outcome: turnOutcomeSchema,
+		startedAt: z.string().min(1),
+		durationMs: z.number().finite().min(0),
+		model: z.string().optional(),
+		usage: usageSchema.optional(),
+		error: z.object({ code: z.string(), message: z.string() }).optional(),
+		/** The records the turn wrote. */
+		firstSeq: seqSchema.optional(),
+		lastSeq: seqSchema.optional(),
+	}),
+);
 
 /**
  * A damaged line acknowledged by `repair`: the log is never rewritten, so the line stays, and
  * verify reports it (and the seq gap and dangling parents it causes) as acknowledged.
  */
-export const damageAckRecordSchema = z.object({
-	recordType: z.literal("damage_ack"),
-	...baseFields,
-	/** 1-based line number and byte offset of the damaged line. */
-	line: z.number().int().min(1),
-	byteOffset: z.number().int().min(0),
-	reason: z.string(),
-});
+export const damageAckRecordSchema = lazySchema(() =>
+	z.object({
+		recordType: z.literal("damage_ack"),
+		...baseFields(),
+		/** 1-based line number and byte offset of the damaged line. */
+		line: z.number().int().min(1),
+		byteOffset: z.number().int().min(0),
+		reason: z.string(),
+	}),
+);
 
-export const sessionRecordSchema = z.discriminatedUnion("recordType", [
-	messageRecordSchema,
-	compactionRecordSchema,
-	modelChangeRecordSchema,
-	thinkingLevelChangeRecordSchema,
-	sessionInfoRecordSchema,
-	labelRecordSchema,
-	branchSummaryRecordSchema,
-	customRecordSchema,
-	customMessageRecordSchema,
-	leafChangeRecordSchema,
-	archiveChangeRecordSchema,
-	uptimeRecordSchema,
-	turnRecordSchema,
-	damageAckRecordSchema,
-]);
+export const sessionRecordSchema = lazySchema(() =>
+	z.discriminatedUnion("recordType", [
+		messageRecordSchema,
+		compactionRecordSchema,
+		modelChangeRecordSchema,
+		thinkingLevelChangeRecordSchema,
+		sessionInfoRecordSchema,
+		labelRecordSchema,
+		branchSummaryRecordSchema,
+		customRecordSchema,
+		customMessageRecordSchema,
+		leafChangeRecordSchema,
+		archiveChangeRecordSchema,
+		uptimeRecordSchema,
+		turnRecordSchema,
+		damageAckRecordSchema,
+	]),
+);
 
 export type Usage = z.infer<typeof usageSchema>;
 export type StopReason = z.infer<typeof stopReasonSchema>;

@@ -1,4 +1,5 @@
-import { z } from "zod";
+import * as z from "zod";
+import { lazySchema } from "./lazy-schema.js";
 
 /** Compaction settings (spec §7.5.1). */
 export interface CompactionSettings {
@@ -16,19 +17,23 @@ export const DEFAULT_COMPACTION_SETTINGS: Readonly<CompactionSettings> = Object.
 });
 
 /** The `compaction:` section of config.yaml, in its snake_case spelling. */
-export const compactionConfigSchema = z
-	.object({
-		enabled: z.boolean().optional(),
-		reserve_tokens: z.number().int().min(0).optional(),
-		keep_recent_tokens: z.number().int().min(0).optional(),
-	})
-	.strict();
+export const compactionConfigSchema = lazySchema(() =>
+	z
+		.object({
+			enabled: z.boolean().optional(),
+			reserve_tokens: z.number().int().min(0).optional(),
+			keep_recent_tokens: z.number().int().min(0).optional(),
+		})
+		.strict(),
+);
 
 export type CompactionConfig = z.infer<typeof compactionConfigSchema>;
 
 /** Maps the snake_case `compaction:` section of config.yaml onto settings, with the spec defaults. */
 export function compactionSettingsFromConfig(config: CompactionConfig | undefined | null): CompactionSettings {
-	const parsed = compactionConfigSchema.parse(config ?? {});
+	// No section: the defaults, without building the schema (every process that loads a config asks).
+	if (config === undefined || config === null) return { ...DEFAULT_COMPACTION_SETTINGS };
+	const parsed = compactionConfigSchema.parse(config);
 	return {
 		enabled: parsed.enabled ?? DEFAULT_COMPACTION_SETTINGS.enabled,
 		reserveTokens: parsed.reserve_tokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens,

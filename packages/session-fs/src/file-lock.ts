@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { LeaseHolder } from "@agent/session-format";
-import lockfile from "proper-lockfile";
+import type { lockSync } from "proper-lockfile";
 import { errnoCode, locked, notFound, storageFailure } from "./errors.js";
 import { type SessionPaths, takeoverGuardOf } from "./paths.js";
 import { isProcessAlive } from "./process-alive.js";
@@ -152,13 +152,26 @@ export interface LockWaitOptions {
 	home: string;
 }
 
+let lockfile: Promise<{ lockSync: typeof lockSync }> | undefined;
+
+/**
+ * proper-lockfile, loaded by the first lease taken in the process: with graceful-fs, signal-exit
+ * and Node's assert behind it, it is a noticeable part of the start-up of a process that only
+ * reads (a CLI listing), which never takes a lease.
+ */
+function loadLockfile(): Promise<{ lockSync: typeof lockSync }> {
+	lockfile ??= import("proper-lockfile").then((module) => module.default);
+	return lockfile;
+}
+
 /** Takes the lease, waiting up to waitMs; throws SessionLockedError naming the holder when it cannot. */
 export async function acquireFileLock(paths: SessionPaths, options: LockWaitOptions): Promise<HeldLock> {
+	const { lockSync } = await loadLockfile();
 	const started = Date.now();
 	let attempt = 0;
 	for (;;) {
 		options.signal?.throwIfAborted();
-		const held = tryLock(paths, options);
+		const held = tryLock(lockSync, paths, options);
 		if (held) return held;
 		if (takeOverDeadHolder(paths, options.staleMs)) continue;
 		const waited = Date.now() - started;
@@ -169,11 +182,15 @@ export async function acquireFileLock(paths: SessionPaths, options: LockWaitOpti
 }
 
 /** One attempt: the lock, or undefined when another holder has it. */
-export function tryLock(paths: SessionPaths, options: { staleMs: number; home: string }): HeldLock | undefined {
+function tryLock(
+	lock: typeof lockSync,
+	paths: SessionPaths,
+	options: { staleMs: number; home: string },
+): HeldLock | undefined {
 	let compromised = false;
 	let release: () => void;
 	try {
-		release = lockfile.lockSync(paths.log, {
+		release = lock(paths.log, {
 			lockfilePath: paths.lockDir,
 			realpath: false,
 			stale: options.staleMs,

@@ -1,7 +1,7 @@
 import { applyRecord, newMetadata, type SessionRecord, sessionMetadataSchema } from "@agent/session-format";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fastMetadata } from "./metadata-fast.js";
+import { fastMetadata, METADATA_KEYS } from "./metadata-fast.js";
 
 /** When the fast path answers, it is the schema's answer: same value, same key order. */
 function expectSameAsSchema(input: unknown): void {
@@ -118,6 +118,10 @@ const damaged = fc
 	});
 
 describe("fastMetadata", () => {
+	it("knows the schema's keys, in its order (the snapshot's header names them too)", () => {
+		expect(METADATA_KEYS).toEqual(Object.keys(sessionMetadataSchema.unwrap().shape));
+	});
+
 	it("gives the schema's output, key order included, for any valid metadata", () => {
 		fc.assert(
 			fc.property(metadata, (value) => {

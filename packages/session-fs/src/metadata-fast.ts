@@ -43,7 +43,8 @@ export function fastMetadata(value: unknown, options: { reuse?: boolean } = {}):
 
 type Plain = Record<string, unknown>;
 
-const METADATA_KEYS = [
+/** sessionMetadataSchema's keys, in its order (metadata-fast.test.ts checks they are). */
+export const METADATA_KEYS: readonly string[] = [
 	"id",
 	"name",
 	"createdAt",

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MetadataCache } from "./metadata-cache.js";
@@ -8,6 +9,12 @@ import { userMessage, useTempStores } from "./test-home.js";
 
 const setup = useTempStores();
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A snapshot's text with `body` and the header's checksum made to match it. */
+function withChecksum(header: string, body: string): string {
+	const sha1 = createHash("sha1").update(body).digest("base64url");
+	return `${header.replace(/"sha1":"[^"]*"/, `"sha1":"${sha1}"`)}\n${body}`;
+}
 
 /** A snapshot on disk holding one entry for `file`, with the file's identity and `metadata`. */
 function writeSnapshotFor(path: string, file: string, metadata: object): void {
@@ -28,6 +35,21 @@ describe("the listing's metadata snapshot", () => {
 		const snapshot = loadSnapshot(metadataSnapshotPath(home));
 		expect([...snapshot.keys()].sort()).toEqual(first.sessions.map((s) => s.id).sort());
 		expect((await createFileStore({ home }).list()).sessions).toEqual(first.sessions);
+	});
+
+	it("is ASCII on disk and gives back any text: accents, emoji, line and paragraph separators", async () => {
+		const { home, store } = setup();
+		const names = ["café…", "😀 smile", "\u2028\u2029\u0085", "日本語"];
+		for (const name of names) await store.create({ name });
+		const first = await store.list();
+		await nextTurn();
+		const bytes = readFileSync(metadataSnapshotPath(home));
+		expect(bytes.every((byte) => byte < 0x80)).toBe(true);
+		const again = await createFileStore({ home }).list();
+		expect(again.sessions).toEqual(first.sessions);
+		expect(again.sessions.map((session) => session.name).sort()).toEqual([...names].sort());
+		// Served from the snapshot, not from the metadata.json files.
+		expect(loadSnapshot(metadataSnapshotPath(home)).size).toBe(names.length);
 	});
 
 	it("serves an entry only while its metadata.json is the file it was read from", async () => {
@@ -78,7 +100,8 @@ describe("the listing's metadata snapshot", () => {
 			"{not json",
 			header,
 			`${header}\n${body.replace('"real"', '"evil"')}`, // the checksum no longer matches
-			`${header.replace('"format":2', '"format":1')}\n${body}`,
+			`${header.replace('"format":3', '"format":2')}\n${body}`,
+			withChecksum(header, body.replace('"real"', '"réal"')), // raw UTF-8: not what is written
 			`${header.replace('"fields":"id,', '"fields":"')}\n${body}`,
 			good.slice(0, -5),
 		];

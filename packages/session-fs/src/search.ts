@@ -37,6 +37,7 @@ export async function searchLogs(query: string, options: SearchOptions, sources:
 	const rawWord =
 		matcher.rawPattern ?? (matcher.rawWord.length > 0 ? new RegExp(escapeRegExp(matcher.rawWord), "i") : undefined);
 	const hits: SearchHit[] = [];
+	const whole = new WholeLogs();
 	for (const session of sources.sessions) {
 		if (hits.length >= limit) break;
 		if (options.signal?.aborted) throw aborted("search");
@@ -45,7 +46,7 @@ export async function searchLogs(query: string, options: SearchOptions, sources:
 			for (const record of pending) if (!add(hits, limit, matcher.match(session.id, record, session.name))) break;
 			continue;
 		}
-		await searchLog(sources, session, matcher, rawWord, hits, limit);
+		await searchLog(sources, session, matcher, rawWord, whole, hits, limit);
 	}
 	return hits;
 }
@@ -55,6 +56,7 @@ async function searchLog(
 	session: SessionMetadata,
 	matcher: TextMatcher,
 	rawWord: RegExp | undefined,
+	whole: WholeLogs,
 	hits: SearchHit[],
 	limit: number,
 ): Promise<void> {
@@ -69,8 +71,7 @@ async function searchLog(
 		const size = fstatSync(fd).size;
 		// A query in printable ASCII (it has a raw pattern) is looked for in the bytes of a whole log.
 		if (matcher.rawPattern !== undefined && size <= WHOLE_LOG_BYTES) {
-			const lowerPattern = new RegExp(matcher.rawPattern.source, "g"); // the text is lowered instead
-			searchBytes(readWhole(fd, size), session, matcher, lowerPattern, hits, limit);
+			searchBytes(whole.read(fd, size), session, matcher, whole.pattern(matcher.rawPattern), hits, limit);
 			return;
 		}
 		for await (const batch of readLinesForward(fd, {
@@ -92,38 +93,53 @@ async function searchLog(
 /** Logs up to this size are read in one piece and searched as one string (most sessions). */
 const WHOLE_LOG_BYTES = 8 << 20;
 
-function readWhole(fd: number, size: number): Buffer {
-	const buffer = Buffer.allocUnsafe(size);
-	let filled = 0;
-	while (filled < size) {
-		const read = readSync(fd, buffer, filled, size - filled, filled);
-		if (read === 0) break; // the file shrank: what was read is all there is
-		filled += read;
+/**
+ * What one search reads whole logs with: one buffer, grown as needed and reused from log to log
+ * (nothing keeps a log's bytes: lines are decoded into strings of their own), and the raw pattern
+ * made global for scanning.
+ */
+class WholeLogs {
+	private buffer = Buffer.allocUnsafe(0);
+	private global: RegExp | undefined;
+
+	read(fd: number, size: number): Buffer {
+		if (this.buffer.length < size) this.buffer = Buffer.allocUnsafe(Math.max(size, this.buffer.length * 2));
+		let filled = 0;
+		while (filled < size) {
+			const read = readSync(fd, this.buffer, filled, size - filled, filled);
+			if (read === 0) break; // the file shrank: what was read is all there is
+			filled += read;
+		}
+		return this.buffer.subarray(0, filled);
 	}
-	return buffer.subarray(0, filled);
+
+	pattern(raw: RegExp): RegExp {
+		this.global ??= new RegExp(raw.source, "gi");
+		return this.global;
+	}
 }
 
 /**
- * Searches a whole log held in memory. Its bytes are lowered as Latin-1 (one character per byte,
- * so positions stay byte offsets) and scanned with the raw pattern made case-sensitive (the
- * query is lowered already), many times faster than a case-insensitive regex; only the lines it
- * lands in are decoded (UTF-8), parsed and matched, in log order.
+ * Searches a whole log held in memory. Its bytes are scanned as Latin-1 (one character per byte,
+ * so positions stay byte offsets) with the case-insensitive raw pattern, which only matches
+ * ASCII letters with ASCII letters (faster than lowering the text first, which costs a pass of
+ * its own); only the lines it lands in are decoded (UTF-8), parsed and matched, in log order.
  */
 function searchBytes(
 	bytes: Buffer,
 	session: SessionMetadata,
 	matcher: TextMatcher,
-	lowerPattern: RegExp,
+	pattern: RegExp,
 	hits: SearchHit[],
 	limit: number,
 ): void {
-	const lowered = bytes.toString("latin1").toLowerCase();
-	lowerPattern.lastIndex = 0;
-	let found = lowerPattern.exec(lowered);
+	const text = bytes.toString("latin1");
+	pattern.lastIndex = 0;
+	let found = pattern.exec(text);
 	while (found !== null) {
-		const start = lowered.lastIndexOf("\n", found.index) + 1;
-		const newline = lowered.indexOf("\n", found.index);
-		const end = newline < 0 ? lowered.length : newline;
+		const start = text.lastIndexOf("\n", found.index) + 1;
+		const newline = text.indexOf("\n", found.index);
+		const end = newline < 0 ? text.length : newline;
 		const outcome = classifyLine({
 			text: bytes.toString("utf8", start, end),
 			line: 0,
@@ -136,8 +152,8 @@ function searchBytes(
 			return;
 		}
 		if (newline < 0) return;
-		lowerPattern.lastIndex = end + 1;
-		found = lowerPattern.exec(lowered);
+		pattern.lastIndex = end + 1;
+		found = pattern.exec(text);
 	}
 }
 

@@ -9,11 +9,8 @@ import {
 	registerApiProvider,
 	registerFauxProvider,
 } from "@mariozechner/pi-ai";
+import { DEMO_CONTEXT_WINDOW } from "./model-names.js";
 
-/** The name that selects the offline demo model. */
-export const DEMO_MODEL_NAME = "demo";
-
-const DEMO_CONTEXT_WINDOW = 32_000;
 const DEMO_API = "agent-demo";
 /** Responses kept queued on the faux provider; topped up before every call. */
 const QUEUE_TARGET = 16;

@@ -1,16 +1,18 @@
 export {
 	type AgentConfig,
-	type AgentConfigFile,
-	agentConfigSchema,
 	DEFAULT_BODY_LIMIT_BYTES,
 	DEFAULT_MAX_TOOL_STEPS,
 	loadConfig,
-	parseConfig,
 	resolveConfig,
+} from "./config.js";
+export {
+	type AgentConfigFile,
+	agentConfigSchema,
+	parseConfig,
 	type ScheduledJob,
 	scheduledJobSchema,
-} from "./config.js";
-export { DEMO_MODEL_NAME, DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
+} from "./config-file.js";
+export { DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
 export {
 	type EventError,
 	type SessionEvent,
@@ -22,6 +24,9 @@ export {
 export { type InstanceLink, joinInstances } from "./instances.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { type MigrationProgress, type MigrationResult, migrateStore } from "./migrate-store.js";
+export { type ModelContextSettings, modelContextOf, readModelContext } from "./model-context.js";
+export { contextWindowOf, DEMO_MODEL_NAME, type ModelRegistry } from "./model-names.js";
+export { loadModelRegistry } from "./model-registry.js";
 export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";

@@ -31,10 +31,11 @@ import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
 import { DeferredLease } from "./deferred-lease.js";
 import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
 import { KeyedSerial } from "./keyed-serial.js";
+import { modelContextOf } from "./model-context.js";
 import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
-import { type ModelContext, prunedContext } from "./pruned-context.js";
+import type { ModelContext } from "./pruned-context.js";
 import { chooseStoreLocation, openStoreAt } from "./store-url.js";
 import { type ToolExecution, toolExecutions } from "./tool-log.js";
 import type { ToolExecutor } from "./tools.js";
@@ -282,11 +283,12 @@ export class AgentSessions {
 	 * and blocks too big for the session's model cut to head and tail (`truncated` says which).
 	 */
 	async modelContext(sessionId: string, options?: OpenOptions): Promise<ModelContext> {
-		const opened = await this.store.open(sessionId, options);
-		const metadata = await this.store.metadata(sessionId);
-		const window = this.windowOf(metadata.model || this.defaultModel());
-		const maxBlockTokens = oversizedBlockTokens(window, this.config.compaction.reserveTokens);
-		return prunedContext(opened, this.config.pruneToolOutputs, maxBlockTokens);
+		const settings = {
+			config: this.config,
+			defaultModel: () => this.defaultModel(),
+			windowOf: (model: string) => this.windowOf(model),
+		};
+		return modelContextOf(this.store, sessionId, settings, options);
 	}
 
 	/** The outcome of every turn of the session (its `turn` records, oldest first): the persisted turn events. */

@@ -1,3 +1,4 @@
+import { readModelContext } from "@agent/session/model-context";
 import { Command } from "commander";
 import { integerOption, SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
@@ -18,8 +19,9 @@ export function registerContext(ctx: CliContext): Command {
 		.option("--json", "print { leafSeq, systemPrompt, messages, estimatedTokens, compaction, pruned, truncated }")
 		.action(async (rawId: string, flags: ContextFlags) => {
 			const id = await ctx.sessionId(rawId);
-			const sessions = await ctx.sessions();
-			const context = await sessions.modelContext(id, {
+			// The runtime's modelContext, from the store and config.yaml alone: no LLM stack to load.
+			const context = await readModelContext(await ctx.readStore(), id, {
+				...(ctx.home !== undefined ? { home: ctx.home } : {}),
 				...(flags.leaf !== undefined ? { leafSeq: flags.leaf } : {}),
 				onProblem: (problem) => ctx.out.note(problemWarning(problem)),
 			});

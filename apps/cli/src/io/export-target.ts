@@ -106,15 +106,21 @@ export async function writeChunks(chunks: AsyncIterable<string>, sink: Writable)
 async function writeStraight(file: string, chunks: AsyncIterable<string>): Promise<void> {
 	const { O_WRONLY, O_NOCTTY } = fs.constants;
 	const handle = await fs.promises.open(file, O_WRONLY | O_NOCTTY);
+	let stats: fs.Stats;
 	try {
-		const stats = await handle.stat();
-		if (!stats.isFIFO() && !stats.isCharacterDevice()) {
-			throw new UsageError(`${file} changed into a regular file while the export started; run it again`);
-		}
-		await pipeline(chunks, handle.createWriteStream({ autoClose: false }));
-	} finally {
+		stats = await handle.stat();
+	} catch (error) {
 		await handle.close();
+		throw error;
 	}
+	if (!stats.isFIFO() && !stats.isCharacterDevice()) {
+		await handle.close();
+		throw new UsageError(`${file} changed into a regular file while the export started; run it again`);
+	}
+	// The stream closes the handle when it ends or fails. (Kept open with autoClose: false, the
+	// handle's close() waits on the stream's hold on it for ever: the process then ends with exit
+	// code 13, an unsettled top-level await, which only proper-lockfile's signal-exit used to hide.)
+	await pipeline(chunks, handle.createWriteStream());
 }
 
 /** Moves the finished temporary file to `target` unless something took the name meanwhile. */

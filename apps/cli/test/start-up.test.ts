@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assistantBody, cleanEnv, cliAt, jsonl, tempHome, userBody } from "./cli-harness.js";
+
+/**
+ * What a read command loads: the store and its checks, never the LLM stack (pi-ai's entry point
+ * and its typebox, the providers' SDKs) or the YAML parser when there is no config.yaml. The
+ * modules a run loads are the ones Node's loader reports with NODE_DEBUG=esm.
+ */
+async function loadedModules(cli: ReturnType<typeof cliAt>, args: string[]): Promise<string[]> {
+	const result = await cli(args, { env: cleanEnv({ NODE_DEBUG: "esm" }) });
+	expect(result.code, result.stderr.slice(-2000)).toBe(0);
+	return [...result.stderr.matchAll(/Storing (file:\/\/\S+)/g)].map((match) => match[1] as string);
+}
+
+/** The bundle's chunk with config.yaml's parser and schema (@agent/session's config-file.ts, and yaml). */
+const CONFIG_FILE = /[\\/]config-file-[^\\/]*\.js$/;
+const LLM_STACK = /[\\/](typebox|@anthropic-ai|openai|@google)[\\/]|[\\/]pi-ai[\\/]dist[\\/]index\.js$/;
+
+let cli: ReturnType<typeof cliAt>;
+let id: string;
+
+beforeAll(async () => {
+	cli = cliAt(await tempHome());
+	id = await cli.create();
+	await cli.ok(["append", id], { input: jsonl(userBody("hello there"), assistantBody("hi")) });
+});
+
+describe("what a read command loads", () => {
+	it.each([
+		["list", "--json"],
+		["show", "ID"],
+		["tail", "ID"],
+		["context", "ID", "--json"],
+		["stats"],
+		["search", "hello"],
+	])("%s: neither the LLM stack nor the YAML parser", async (...args) => {
+		const modules = await loadedModules(
+			cli,
+			args.map((arg) => (arg === "ID" ? id : arg)),
+		);
+		// The loader's report is what this test reads: without it, it would prove nothing.
+		expect(modules.some((url) => url.includes("/chunks/"))).toBe(true);
+		expect(modules.filter((url) => LLM_STACK.test(url))).toEqual([]);
+		expect(modules.filter((url) => CONFIG_FILE.test(url))).toEqual([]);
+	});
+
+	it("context reads the model windows from pi-ai's registry alone, and config.yaml when there is one", async () => {
+		const home = await tempHome();
+		const withConfig = cliAt(home);
+		const session = await withConfig.create();
+		fs.writeFileSync(path.join(home, "config.yaml"), "compaction:\n  prune_tool_outputs: 100\n");
+		const modules = await loadedModules(withConfig, ["context", session, "--json"]);
+		expect(modules.some((url) => url.endsWith("/pi-ai/dist/models.js"))).toBe(true);
+		expect(modules.some((url) => CONFIG_FILE.test(url))).toBe(true);
+		expect(modules.filter((url) => LLM_STACK.test(url))).toEqual([]);
+	});
+});
