@@ -14,7 +14,7 @@ const out = path.join(here, "..", "dist", "web");
 
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
-await build({
+const result = await build({
 	entryPoints: [path.join(here, "src", "main.ts")],
 	outfile: path.join(out, "app.js"),
 	bundle: true,
@@ -27,6 +27,11 @@ await build({
 	alias: { zod: path.join(here, "src", "zod-stub.ts") },
 	logLevel: "warning",
 });
+// A warning here has meant a broken page (an import the zod stand-in lacks is undefined at run
+// time, and the page stopped at load): the build fails instead.
+if (result.warnings.length > 0) {
+	throw new Error(`the web page's bundle has ${result.warnings.length} warning(s); see above`);
+}
 // The page's styles, then the rendered Markdown's (shared with the HTML export).
 fs.writeFileSync(
 	path.join(out, "app.css"),

@@ -22,3 +22,20 @@ const chain: unknown = new Proxy(() => {}, {
 
 export const z = chain;
 export default chain;
+// `import * as z from "zod"` reads these as the module's own exports: each is the stand-in. A name
+// missing here is undefined in the page (web/build.mjs fails on esbuild's warning about it).
+export const lazy = chain;
+export const object = chain;
+export const string = chain;
+export const number = chain;
+export const boolean = chain;
+export const literal = chain;
+export const array = chain;
+export const unknown = chain;
+export const record = chain;
+export const discriminatedUnion = chain;
+export const union = chain;
+export const custom = chain;
+export const any = chain;
+export const ZodError = chain;
+export { chain as enum };
