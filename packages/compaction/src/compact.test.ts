@@ -5,6 +5,7 @@ import {
 	compactionSummaryText,
 	DEFAULT_COMPACTION_SETTINGS,
 	isAgentSessionError,
+	pathSettingsOf,
 	validateRecordInput,
 } from "@agent/session-format";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
@@ -77,6 +78,23 @@ describe("compact", () => {
 		expect(context.messages.map((m) => m.seq)).toEqual([compacted.seq, kept.seq, kept.seq + 1]);
 		expect(record.tokensAfter).toBe(context.estimatedTokens);
 		expect(context.messages[0]?.content).toEqual([{ type: "text", text: compactionSummaryText(record.summary) }]);
+	});
+
+	it("the record carries the model and thinking level in force at the end of the path (the store need not read the path back)", async () => {
+		const b = new PathBuilder();
+		b.append({ recordType: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" });
+		b.append({ recordType: "thinking_level_change", thinkingLevel: "high" });
+		b.user(words(100));
+		b.assistant(words(100), { provider: "openai", model: "gpt-5" });
+		b.user(words(100));
+		b.assistant(words(100));
+		const { model } = summarizer(() => validSummary("one"));
+		const plan = prepareCompaction(b.records, settings);
+		if (!plan) throw new Error("expected a plan");
+		const expected = { model: { provider: "openai", modelId: "gpt-5" }, thinkingLevel: "high" };
+		expect(pathSettingsOf(b.records)).toEqual(expected);
+		expect(plan.pathSettings).toEqual(expected);
+		expect((await compact(plan, { model })).pathSettings).toEqual(expected);
 	});
 
 	it("defaults to pi-ai's complete and to the manual trigger", async () => {

@@ -84,6 +84,8 @@ export async function compact(plan: CompactionPlan, options: CompactOptions): Pr
 		readFiles: [...plan.readFiles],
 		modifiedFiles: [...plan.modifiedFiles],
 		trigger: options.trigger ?? "manual",
+		// Given, so that appending the record does not read the path back to work them out.
+		pathSettings: structuredClone(plan.pathSettings),
 	};
 }
 

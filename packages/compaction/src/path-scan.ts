@@ -1,4 +1,4 @@
-import type { CompactionRecord, StoredRecord } from "@agent/session-format";
+import { type CompactionRecord, PathSettingsFollower, type StoredRecord } from "@agent/session-format";
 import { DEFAULT_FILE_TOOLS, DEFAULT_PATH_ARGUMENTS, type FileOperationOptions } from "./file-operations.js";
 import { cappedRecordTokens } from "./oversized.js";
 import { BOUNDARY, COMPACTION, CONTEXT, PathFacts, STARTS_TURN, TOOL_RESULT } from "./path-facts.js";
@@ -29,6 +29,8 @@ export class PathScanner {
 	contextStart = 0;
 	/** First index a new compaction may summarize: the previous compaction's firstKeptSeq, exactly. */
 	regionStart = 0;
+	/** The model and thinking level in force at the end of the path, for the compaction record. */
+	readonly settings = new PathSettingsFollower();
 	/** The latest assistant message after the latest compaction whose reported usage may be used. */
 	lastUsage?: { index: number; tokens: number };
 	/** Tool name → whether it modifies (true) or reads (false) the file in its arguments. */
@@ -95,6 +97,7 @@ export class PathScanner {
 				break;
 		}
 		this.facts.push(record.seq, cappedRecordTokens(record, this.maxBlockTokens), flags, call);
+		this.settings.add(record);
 		if (record.recordType === "compaction") this.startRegion(record, index);
 	}
 

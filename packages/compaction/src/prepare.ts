@@ -3,6 +3,7 @@ import {
 	compactionSummaryText,
 	DEFAULT_COMPACTION_SETTINGS,
 	estimateTextTokens,
+	type PathSettings,
 	type StoredRecord,
 } from "@agent/session-format";
 import { type FileOperationOptions, mergeFileOperations, stripFileOperations } from "./file-operations.js";
@@ -76,6 +77,12 @@ export interface CompactionPlan {
 	modifiedFiles: string[];
 	/** The system prompt of every call (spec §7.5.4). */
 	systemPrompt: string;
+	/**
+	 * The model and thinking level in force at the end of the path (what the store would work out
+	 * for the record by reading the path back, the whole log for a session never compacted): the
+	 * record carries them, so appending it reads only the records it keeps.
+	 */
+	pathSettings: PathSettings;
 	/**
 	 * The summaries to make, in order: the structured summary, then a split turn's first part.
 	 * Without a "summary" part (a split turn with nothing new before it) the previous summary
@@ -202,6 +209,7 @@ function planFromScan(
 		readFiles: files.readFiles,
 		modifiedFiles: files.modifiedFiles,
 		systemPrompt: SUMMARIZATION_SYSTEM_PROMPT,
+		pathSettings: scanner.settings.settings,
 		parts,
 		settings: { ...settings },
 		serialize: serializeOptions(options, settings),

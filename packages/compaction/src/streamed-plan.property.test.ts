@@ -1,6 +1,7 @@
 import {
 	type CompactionSettings,
 	DEFAULT_COMPACTION_SETTINGS,
+	pathSettingsOf,
 	type StoredRecord,
 	validateRecordInput,
 } from "@agent/session-format";
@@ -45,6 +46,7 @@ function referencePlan(path: readonly StoredRecord[], settings: CompactionSettin
 		readFiles: files.readFiles,
 		modifiedFiles: files.modifiedFiles,
 		previousSummary: region.previous ? stripFileOperations(region.previous.summary) : undefined,
+		pathSettings: pathSettingsOf(path),
 		texts: [history, turnPrefix].filter((part) => part.length > 0).map((part) => serializeConversation(part)),
 	};
 }
@@ -105,6 +107,7 @@ describe("the streamed, one-pass plan is the in-memory plan (random sessions, re
 						readFiles: plan.readFiles,
 						modifiedFiles: plan.modifiedFiles,
 						previousSummary: plan.previousSummary,
+						pathSettings: plan.pathSettings,
 					}).toEqual({ ...expected, texts: undefined });
 					expect(plan.parts).toHaveLength(expected.texts.length);
 					for (const [i, part] of plan.parts.entries()) {

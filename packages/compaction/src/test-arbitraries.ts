@@ -55,8 +55,10 @@ export function applySteps(b: PathBuilder, steps: readonly Step[]): void {
 				content: [{ type: "text", text: words(step.tokens) }],
 				display: true,
 			});
-		} else if (step.kind === "model_change") b.append({ recordType: "model_change", provider: "p", modelId: "m" });
-		else {
+		} else if (step.kind === "model_change") {
+			// A model named after its place: the settings in force depend on which change came last.
+			b.append({ recordType: "model_change", provider: "p", modelId: `m${b.lastSeq + 1}` });
+		} else {
 			const calls = step.calls.map((_, i) =>
 				b.call(i % 2 === 0 ? "read" : "edit", { path: FILES[(b.lastSeq + i) % FILES.length] as string }),
 			);

@@ -1,5 +1,5 @@
-import { pathSettingsOf } from "./context.js";
 import { InvalidRecordError } from "./errors.js";
+import { pathSettingsOf } from "./path-settings.js";
 import type { DescendingWalkOptions } from "./path-walk.js";
 import { isSideRecord, parentSeqOf, type SessionRecord, type StoredRecord } from "./records.js";
 

@@ -1,6 +1,7 @@
 import { type ContentBlock, textBlock } from "./content.js";
 import { AgentSessionError } from "./errors.js";
-import type { CompactionRecord, MessageRecord, PathSettings, StopReason, StoredRecord, Usage } from "./records.js";
+import { pathSettingsOf } from "./path-settings.js";
+import type { CompactionRecord, MessageRecord, StopReason, StoredRecord, Usage } from "./records.js";
 import { estimateContentTokens, estimateTextTokens } from "./tokens.js";
 import { SessionTree } from "./tree.js";
 
@@ -156,32 +157,6 @@ export function buildContextFromPath(path: readonly StoredRecord[], options: Bui
 	if (thinkingLevel !== undefined) context.thinkingLevel = thinkingLevel;
 	if (options.systemPrompt !== undefined) context.systemPrompt = options.systemPrompt;
 	return context;
-}
-
-/**
- * The model and thinking level the path sets: the last `model_change` or assistant message with
- * a provider and model, the last `thinking_level_change`. A compaction carrying `pathSettings`
- * sets both to what was in force where it was written (none, when it says none), so a suffix of
- * the path that starts at the latest compaction's firstKeptSeq gives the same settings as the
- * whole path. Absent fields: the path sets none (callers apply their defaults).
- */
-export function pathSettingsOf(path: readonly StoredRecord[]): PathSettings {
-	let model: PathSettings["model"];
-	let thinkingLevel: string | undefined;
-	for (const record of path) {
-		if (record.recordType === "model_change") model = { provider: record.provider, modelId: record.modelId };
-		else if (record.recordType === "thinking_level_change") thinkingLevel = record.thinkingLevel;
-		else if (record.recordType === "message" && record.role === "assistant" && record.provider && record.model) {
-			model = { provider: record.provider, modelId: record.model };
-		} else if (record.recordType === "compaction" && record.pathSettings) {
-			model = record.pathSettings.model;
-			thinkingLevel = record.pathSettings.thinkingLevel;
-		}
-	}
-	const settings: PathSettings = {};
-	if (model) settings.model = { provider: model.provider, modelId: model.modelId };
-	if (thinkingLevel !== undefined) settings.thinkingLevel = thinkingLevel;
-	return settings;
 }
 
 /**

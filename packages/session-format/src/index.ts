@@ -28,7 +28,6 @@ export {
 	compactionSummaryText,
 	contextMessageOf,
 	type EphemeralMessage,
-	pathSettingsOf,
 	type SessionContext,
 } from "./context.js";
 export { DeferredSessions, type HeldSession } from "./deferred-sessions.js";
@@ -85,6 +84,7 @@ export {
 	recordLine,
 	serializeRecord,
 } from "./parse.js";
+export { PathSettingsFollower, pathSettingsOf } from "./path-settings.js";
 export { type DescendingPath, type DescendingWalkOptions, walkPathDescending } from "./path-walk.js";
 export {
 	type ArchiveChangeRecord,

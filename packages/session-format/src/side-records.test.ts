@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildContext, buildContextFromPath, pathSettingsOf } from "./context.js";
+import { buildContext, buildContextFromPath } from "./context.js";
 import { applyRecord, newMetadata } from "./metadata-derive.js";
+import { pathSettingsOf } from "./path-settings.js";
 import type { StoredRecord } from "./records.js";
 import { sessionContextDefaults } from "./session-defaults.js";
 import { sessionTree } from "./test-arbitraries.js";
