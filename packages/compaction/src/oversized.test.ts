@@ -12,6 +12,7 @@ import {
 import { renderPartPrompt } from "./part-material.js";
 import { prepareCompaction } from "./prepare.js";
 import { PathBuilder, useFauxSummarizers, validSummary, words } from "./test-fixtures.js";
+import { estimateRecordTokens } from "./tokens.js";
 
 const summarizer = useFauxSummarizers();
 
@@ -118,6 +119,25 @@ describe("oversized material in compaction", () => {
 		expect(plan.contextTokens).toBeLessThan(3000);
 		const whole = prepareCompaction(b.records, settings);
 		expect(whole?.contextTokens).toBeGreaterThan(100_000);
+	});
+
+	it("a block counts as cut exactly when its estimate is over the limit; tool calls and images count whole", () => {
+		const b = new PathBuilder();
+		const call = b.call("write", { path: "a.ts", content: "x\n".repeat(3000) });
+		const image = { type: "image" as const, data: "AAAA", mimeType: "image/png" };
+		// 4000 characters are 1000 tokens, not over a 1000-token limit; 4001 are 1001 and are cut.
+		const at = b.assistant([{ type: "text", text: "a".repeat(4000) }, call, image]);
+		const over = b.assistant([{ type: "thinking", thinking: "b".repeat(4001) }, call, image]);
+		const whole = Math.ceil((4000 + "write".length + JSON.stringify(call.arguments).length + 4800) / 4);
+		expect(cappedRecordTokens(at, 1000)).toBe(whole);
+		expect(cappedRecordTokens(at, 1000)).toBe(estimateRecordTokens(at));
+		const rest = Math.ceil(("write".length + JSON.stringify(call.arguments).length + 4800) / 4);
+		expect(cappedRecordTokens(over, 1000)).toBe(1000 + 40 + rest);
+		// A limit that is not a whole number cuts what its whole part cuts; one that is not finite cuts nothing.
+		expect(cappedRecordTokens(over, 1000.5)).toBe(1000.5 + 40 + rest);
+		expect(cappedRecordTokens(at, 999.9)).toBe(999.9 + 40 + rest);
+		expect(cappedRecordTokens(over, Number.NaN)).toBe(estimateRecordTokens(over));
+		expect(cappedRecordTokens(over, Number.NEGATIVE_INFINITY)).toBe(estimateRecordTokens(over));
 	});
 
 	it("compactionReduces says when what is kept and the summary are not less than the context now", () => {

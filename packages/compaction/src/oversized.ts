@@ -1,4 +1,4 @@
-import { type ContentBlock, estimateContentTokens, estimateTextTokens, type StoredRecord } from "@agent/session-format";
+import { blockChars, type ContentBlock, estimateTextTokens, type StoredRecord } from "@agent/session-format";
 import { estimateRecordTokens } from "./tokens.js";
 
 // chars/4, the estimate every token count in the project uses (session-format's estimateTextTokens).
@@ -110,23 +110,38 @@ const MARKER_TOKENS = 40;
  * nothing is cut.
  */
 export function cappedRecordTokens(record: StoredRecord, maxBlockTokens: number): number {
-	if (!Number.isFinite(maxBlockTokens) || (record.recordType !== "message" && record.recordType !== "custom_message")) {
-		return estimateRecordTokens(record);
+	switch (record.recordType) {
+		case "message":
+		case "custom_message":
+			return cappedContentTokens(record.content, maxBlockTokens);
+		default:
+			return estimateRecordTokens(record);
 	}
-	if (typeof record.content === "string") return estimateRecordTokens(record);
-	let tokens = 0;
-	let cut = false;
-	for (const block of record.content) {
-		const text = block.type === "text" ? block.text : block.type === "thinking" ? block.thinking : undefined;
-		if (text !== undefined && estimateTextTokens(text) > maxBlockTokens) {
-			tokens += maxBlockTokens + MARKER_TOKENS;
-			cut = true;
+}
+
+/**
+ * {@link cappedRecordTokens} of a content array, in one pass over its blocks: the planner runs it
+ * on every record of a session, so it measures each block once (a text's length is free, a tool
+ * call's arguments are walked) and allocates nothing.
+ */
+function cappedContentTokens(content: readonly ContentBlock[], maxBlockTokens: number): number {
+	// ceil(length / 4) > max exactly when length > 4 * floor(max); a limit that is not finite cuts nothing.
+	const maxChars = Number.isFinite(maxBlockTokens)
+		? Math.floor(maxBlockTokens) * CHARS_PER_TOKEN
+		: Number.POSITIVE_INFINITY;
+	let chars = 0;
+	let cutTokens = 0;
+	for (let i = 0; i < content.length; i++) {
+		const block = content[i] as ContentBlock;
+		let length: number;
+		if (block.type === "text") length = block.text.length;
+		else if (block.type === "thinking") length = block.thinking.length;
+		else {
+			chars += blockChars(block);
+			continue;
 		}
+		if (length > maxChars) cutTokens += maxBlockTokens + MARKER_TOKENS;
+		else chars += length;
 	}
-	if (!cut) return estimateRecordTokens(record);
-	const rest = record.content.filter((block) => {
-		const text = block.type === "text" ? block.text : block.type === "thinking" ? block.thinking : undefined;
-		return text === undefined || estimateTextTokens(text) <= maxBlockTokens;
-	});
-	return tokens + estimateContentTokens(rest);
+	return cutTokens + Math.ceil(chars / CHARS_PER_TOKEN);
 }

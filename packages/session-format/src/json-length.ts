@@ -46,15 +46,21 @@ function isSkipped(value: unknown): boolean {
 	return value === undefined || typeof value === "function" || typeof value === "symbol";
 }
 
+// What JSON.stringify adds to an ASCII character: 1 for \" \\ \b \t \n \f \r, 5 for other controls (\uXXXX).
+const ASCII_EXTRA = new Uint8Array(128);
+for (let c = 0; c < 0x20; c++) ASCII_EXTRA[c] = 5;
+for (const c of [34, 92, 8, 9, 10, 12, 13]) ASCII_EXTRA[c] = 1;
+
 /** A string's JSON length: its quotes, plus one for each \" \\ \b \t \n \f \r, five for other controls and lone surrogates (\uXXXX). */
 function stringLength(text: string): number {
 	const n = text.length;
 	let extra = 0;
 	for (let i = 0; i < n; i++) {
 		const c = text.charCodeAt(i);
-		if (c >= 0x20 && c !== 34 && c !== 92 && (c < 0xd800 || c > 0xdfff)) continue;
-		if (c === 34 || c === 92 || c === 8 || c === 9 || c === 10 || c === 12 || c === 13) extra += 1;
-		else if (c < 0x20) extra += 5;
+		// A table lookup, not a chain of comparisons: this loop runs over every character of every
+		// tool call's arguments when a compaction is planned.
+		if (c < 128) extra += ASCII_EXTRA[c] as number;
+		else if (c < 0xd800 || c > 0xdfff) continue;
 		else if (c <= 0xdbff && i + 1 < n && isLowSurrogate(text.charCodeAt(i + 1))) i++;
 		else extra += 5;
 	}
