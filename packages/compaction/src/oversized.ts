@@ -124,7 +124,7 @@ export function cappedRecordTokens(record: StoredRecord, maxBlockTokens: number)
  * on every record of a session, so it measures each block once (a text's length is free, a tool
  * call's arguments are walked) and allocates nothing.
  */
-function cappedContentTokens(content: readonly ContentBlock[], maxBlockTokens: number): number {
+export function cappedContentTokens(content: readonly ContentBlock[], maxBlockTokens: number): number {
 	// ceil(length / 4) > max exactly when length > 4 * floor(max); a limit that is not finite cuts nothing.
 	const maxChars = Number.isFinite(maxBlockTokens)
 		? Math.floor(maxBlockTokens) * CHARS_PER_TOKEN

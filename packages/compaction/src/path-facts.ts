@@ -51,6 +51,27 @@ export class PathFacts {
 		return this.calls[index - this.base] as number;
 	}
 
+	/**
+	 * How many records in [from, to) the LLM sees, and their tokens; a tool result paired with a
+	 * call before `callsFrom` is not counted (its call is not in the context, so neither is it).
+	 * One loop over the columns: it runs over every record of the region.
+	 */
+	contextMessages(from: number, to: number, callsFrom = Number.NEGATIVE_INFINITY): { count: number; tokens: number } {
+		const flags = this.flags;
+		const calls = this.calls;
+		const tokens = this.tokens;
+		let count = 0;
+		let sum = 0;
+		for (let i = from - this.base, last = to - this.base; i < last; i++) {
+			const flag = flags[i] as number;
+			if ((flag & CONTEXT) === 0) continue;
+			if ((flag & TOOL_RESULT) !== 0 && (calls[i] as number) < callsFrom) continue;
+			count++;
+			sum += tokens[i] as number;
+		}
+		return { count, tokens: sum };
+	}
+
 	/** The first path index in [from, to) whose seq is >= `seq` (seqs rise along a path); `to` when none. */
 	firstAtOrAfter(seq: number, from: number, to: number): number {
 		let lo = Math.max(from, this.base);

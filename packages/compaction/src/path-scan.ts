@@ -1,8 +1,14 @@
-import { type CompactionRecord, PathSettingsFollower, type StoredRecord } from "@agent/session-format";
+import {
+	type BranchSummaryRecord,
+	type CompactionRecord,
+	type MessageRecord,
+	PathSettingsFollower,
+	type StoredRecord,
+} from "@agent/session-format";
 import { DEFAULT_FILE_TOOLS, DEFAULT_PATH_ARGUMENTS, type FileOperationOptions } from "./file-operations.js";
-import { cappedRecordTokens } from "./oversized.js";
+import { cappedContentTokens } from "./oversized.js";
 import { BOUNDARY, COMPACTION, CONTEXT, PathFacts, STARTS_TURN, TOOL_RESULT } from "./path-facts.js";
-import { usageTokens } from "./tokens.js";
+import { estimateRecordTokens, usageTokens } from "./tokens.js";
 
 /**
  * One pass over a path (root → leaf, or the suffix a resume reads), record by record, keeping
@@ -13,6 +19,16 @@ import { usageTokens } from "./tokens.js";
  * come from an array or stream from a store, so a session of any size is planned in one read.
  */
 export class PathScanner {
+	/**
+	 * V8 forgets a hidden class once no object of it is alive and throws away the optimized code
+	 * that checks for it: after a full GC between two plans, the next plan ran its per-record code
+	 * unoptimized (several times slower on a small session) while it was compiled again. One
+	 * scanner kept for good keeps its classes, and those of its facts and settings, alive (17 KB).
+	 * Its limit is Infinity, a double: whole-number limits then fit the same field layout.
+	 */
+	// biome-ignore lint/correctness/noUnusedPrivateClassMembers: it is never read, only kept alive
+	static readonly #keptForItsHiddenClasses = new PathScanner({}, Number.POSITIVE_INFINITY);
+
 	readonly facts = new PathFacts();
 	/** Tool-call id → path index of the latest call with it that has no result yet. */
 	private readonly callIndex = new Map<string, number>();
@@ -31,8 +47,13 @@ export class PathScanner {
 	regionStart = 0;
 	/** The model and thinking level in force at the end of the path, for the compaction record. */
 	readonly settings = new PathSettingsFollower();
-	/** The latest assistant message after the latest compaction whose reported usage may be used. */
-	lastUsage?: { index: number; tokens: number };
+	/**
+	 * The latest assistant message after the latest compaction whose reported usage may be used:
+	 * its path index (-1: none) and the tokens it reported. Two numbers, not an object per message:
+	 * nothing is allocated per record.
+	 */
+	lastUsageIndex = -1;
+	lastUsageTokens = 0;
 	/** Tool name → whether it modifies (true) or reads (false) the file in its arguments. */
 	private readonly fileTools = new Map<string, boolean>();
 	private readonly pathArguments;
@@ -59,49 +80,60 @@ export class PathScanner {
 	add(record: StoredRecord): void {
 		const index = this.facts.end;
 		let flags = 0;
+		let tokens = 0;
 		let call = -1;
 		switch (record.recordType) {
 			case "message":
-				flags = CONTEXT;
+				tokens = cappedContentTokens(record.content, this.maxBlockTokens);
 				if (record.role === "toolResult") {
-					flags |= TOOL_RESULT;
-					const id = record.toolCallId;
-					const found = id === undefined ? undefined : this.callIndex.get(id);
-					if (found !== undefined) {
-						call = found;
-						if (record.isError) this.failedCalls.add(found);
-						// Answered: only calls still waiting are kept, so memory follows the open calls,
-						// not the session. A second result for the same id pairs with no call.
-						this.callIndex.delete(id as string);
-					}
+					flags = CONTEXT | TOOL_RESULT;
+					call = this.pairResult(record);
+				} else if (record.role === "user") {
+					flags = CONTEXT | BOUNDARY | STARTS_TURN;
 				} else {
-					flags |= BOUNDARY;
-					if (record.role === "user") flags |= STARTS_TURN;
-					else this.addAssistant(record, index);
+					flags = CONTEXT | BOUNDARY;
+					this.addAssistant(record, index);
 				}
 				break;
 			case "custom_message":
 				flags = CONTEXT | BOUNDARY;
+				tokens = cappedContentTokens(record.content, this.maxBlockTokens);
 				break;
 			case "branch_summary":
 				flags = CONTEXT | BOUNDARY | STARTS_TURN;
-				if (record.readFiles || record.modifiedFiles) {
-					const files: (typeof this.branchFiles)[number] = { index };
-					if (record.readFiles) files.readFiles = record.readFiles;
-					if (record.modifiedFiles) files.modifiedFiles = record.modifiedFiles;
-					this.branchFiles.push(files);
-				}
+				tokens = estimateRecordTokens(record);
+				this.addBranchFiles(record, index);
 				break;
 			case "compaction":
 				flags = BOUNDARY | COMPACTION;
 				break;
 		}
-		this.facts.push(record.seq, cappedRecordTokens(record, this.maxBlockTokens), flags, call);
+		this.facts.push(record.seq, tokens, flags, call);
 		this.settings.add(record);
 		if (record.recordType === "compaction") this.startRegion(record, index);
 	}
 
-	private addAssistant(record: Extract<StoredRecord, { recordType: "message" }>, index: number): void {
+	/** The path index of the call a tool result answers (-1: none waiting with its id). */
+	private pairResult(record: MessageRecord): number {
+		const id = record.toolCallId;
+		const found = id === undefined ? undefined : this.callIndex.get(id);
+		if (found === undefined) return -1;
+		if (record.isError) this.failedCalls.add(found);
+		// Answered: only calls still waiting are kept, so memory follows the open calls, not the
+		// session. A second result for the same id pairs with no call.
+		this.callIndex.delete(id as string);
+		return found;
+	}
+
+	private addBranchFiles(record: BranchSummaryRecord, index: number): void {
+		if (!record.readFiles && !record.modifiedFiles) return;
+		const files: (typeof this.branchFiles)[number] = { index };
+		if (record.readFiles) files.readFiles = record.readFiles;
+		if (record.modifiedFiles) files.modifiedFiles = record.modifiedFiles;
+		this.branchFiles.push(files);
+	}
+
+	private addAssistant(record: MessageRecord, index: number): void {
 		for (const block of record.content) {
 			if (block.type !== "toolCall") continue;
 			this.callIndex.set(block.id, index);
@@ -116,14 +148,17 @@ export class PathScanner {
 		const usage = record.usage;
 		if (!usage || record.stopReason === "error" || record.stopReason === "aborted") return;
 		const tokens = usageTokens(usage);
-		if (tokens > 0) this.lastUsage = { index, tokens };
+		if (tokens > 0) {
+			this.lastUsageIndex = index;
+			this.lastUsageTokens = tokens;
+		}
 	}
 
 	/** A compaction: what it kept and what follows it is all a new one needs. */
 	private startRegion(record: CompactionRecord, index: number): void {
 		this.latest = record;
 		this.latestIndex = index;
-		this.lastUsage = undefined;
+		this.lastUsageIndex = -1;
 		const kept = this.facts.firstAtOrAfter(record.firstKeptSeq, this.facts.base, index);
 		this.contextStart = kept < index ? kept : index + 1;
 		this.regionStart = kept < index && this.facts.seq(kept) === record.firstKeptSeq ? kept : index + 1;

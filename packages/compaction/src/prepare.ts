@@ -8,7 +8,6 @@ import {
 } from "@agent/session-format";
 import { type FileOperationOptions, mergeFileOperations, stripFileOperations } from "./file-operations.js";
 import { oversizedBlockTokens } from "./oversized.js";
-import { CONTEXT, TOOL_RESULT } from "./path-facts.js";
 import { PathScanner } from "./path-scan.js";
 import { arraySource, type PathSource } from "./path-source.js";
 import { SUMMARIZATION_SYSTEM_PROMPT } from "./prompts.js";
@@ -150,8 +149,10 @@ function planFromScan(
 	const cut = cutPointOfFacts(facts, effectiveKeepRecentTokens(settings, options.contextWindow), start, end);
 	if (!cut) return undefined;
 	const summarizeEnd = cut.isSplitTurn ? cut.turnStartIndex : cut.index;
-	const history = countMessages(scanner, start, summarizeEnd);
-	const turnPrefix = cut.isSplitTurn ? countMessages(scanner, cut.turnStartIndex, cut.index) : { count: 0, tokens: 0 };
+	const history = scanner.facts.contextMessages(start, summarizeEnd);
+	const turnPrefix = cut.isSplitTurn
+		? scanner.facts.contextMessages(cut.turnStartIndex, cut.index)
+		: { count: 0, tokens: 0 };
 	if (history.count === 0 && turnPrefix.count === 0) return undefined;
 
 	const previous = scanner.latest;
@@ -233,17 +234,6 @@ export function effectiveKeepRecentTokens(settings: CompactionSettings, contextW
 	return Math.min(settings.keepRecentTokens, cap);
 }
 
-function countMessages(scanner: PathScanner, from: number, to: number): { count: number; tokens: number } {
-	let count = 0;
-	let tokens = 0;
-	for (let i = from; i < to; i++) {
-		if ((scanner.facts.flag(i) & CONTEXT) === 0) continue;
-		count++;
-		tokens += scanner.facts.token(i);
-	}
-	return { count, tokens };
-}
-
 /** The files the tool calls in [from, to) read and modified; a call whose result was an error touched nothing. */
 function extractedFiles(scanner: PathScanner, from: number, to: number) {
 	const read = new Set<string>();
@@ -265,22 +255,12 @@ function extractedFiles(scanner: PathScanner, from: number, to: number) {
 function contextTokensOf(scanner: PathScanner, systemPrompt: string | undefined): number {
 	const facts = scanner.facts;
 	const start = scanner.contextStart;
-	const inContext = (i: number) => {
-		const flags = facts.flag(i);
-		if ((flags & CONTEXT) === 0) return 0;
-		if ((flags & TOOL_RESULT) !== 0 && facts.call(i) < start) return 0;
-		return facts.token(i);
-	};
-	const usage = scanner.lastUsage;
-	if (usage) {
-		let tokens = usage.tokens;
-		for (let i = usage.index + 1; i < facts.end; i++) tokens += inContext(i);
-		return tokens;
+	if (scanner.lastUsageIndex >= 0) {
+		return scanner.lastUsageTokens + facts.contextMessages(scanner.lastUsageIndex + 1, facts.end, start).tokens;
 	}
 	let tokens = systemPrompt ? estimateTextTokens(systemPrompt) : 0;
 	if (scanner.latest) tokens += estimateTextTokens(compactionSummaryText(scanner.latest.summary));
-	for (let i = Math.max(start, facts.base); i < facts.end; i++) tokens += inContext(i);
-	return tokens;
+	return tokens + facts.contextMessages(Math.max(start, facts.base), facts.end, start).tokens;
 }
 
 /** The block size beyond which records are cut, as serializeOptions decides it. */

@@ -59,24 +59,27 @@ export function cutPointOfFacts(
 	return { index, seq: facts.seq(index), isSplitTurn: turnStartIndex >= 0, turnStartIndex, keptTokens };
 }
 
-/** 1 where [start, end) may be cut, 0 elsewhere (one byte per record). */
+/** 1 where [start, end) may be cut, 0 elsewhere (one byte per record). Loops over the columns: it runs over every record of the region. */
 function validPoints(facts: PathFacts, start: number, end: number): Uint8Array {
 	const size = end - start;
+	const flags = facts.flags;
+	const calls = facts.calls;
+	const offset = start - facts.base;
 	const open = new Int32Array(size + 1);
-	for (let i = start; i < end; i++) {
-		if ((facts.flag(i) & TOOL_RESULT) === 0) continue;
+	for (let k = 0; k < size; k++) {
+		if (((flags[k + offset] as number) & TOOL_RESULT) === 0) continue;
 		// Every index after the call, up to and including the result, would cut the pair apart;
 		// a result whose call is not in the range pins everything up to it.
-		const call = facts.call(i);
-		const from = call < start ? start : call + 1;
-		(open[from - start] as number)++;
-		(open[i + 1 - start] as number)--;
+		const call = calls[k + offset] as number;
+		const from = call < start ? 0 : call + 1 - start;
+		(open[from] as number)++;
+		(open[k + 1] as number)--;
 	}
 	const valid = new Uint8Array(size);
 	let pending = 0;
-	for (let i = start; i < end; i++) {
-		pending += open[i - start] as number;
-		valid[i - start] = pending === 0 && (facts.flag(i) & BOUNDARY) !== 0 ? 1 : 0;
+	for (let k = 0; k < size; k++) {
+		pending += open[k] as number;
+		valid[k] = pending === 0 && ((flags[k + offset] as number) & BOUNDARY) !== 0 ? 1 : 0;
 	}
 	return valid;
 }
