@@ -28,7 +28,7 @@ export function demoModel(options: { tokensPerSecond?: number } = {}): Model<str
 			api: DEMO_API,
 			provider: "demo",
 			models: [{ id: "demo", name: "Offline demo model", contextWindow: DEMO_CONTEXT_WINDOW, maxTokens: 4096 }],
-			tokensPerSecond: options.tokensPerSecond ?? demoSpeedFromEnv() ?? 600,
+			tokensPerSecond: fauxSpeed(options.tokensPerSecond ?? demoSpeedFromEnv() ?? 600),
 		});
 		// The faux provider answers from a queue of responses, one per call. Wrap its stream so the
 		// queue is topped up before every call: any number of concurrent turns always find a response.
@@ -53,19 +53,27 @@ export function demoModel(options: { tokensPerSecond?: number } = {}): Model<str
 	return registration.getModel();
 }
 
-/** The environment variable that slows the demo model down (tokens per second), e.g. to try out a long turn. */
+/** The environment variable that sets the demo model's speed (tokens per second; `Infinity`: no waiting), e.g. to try out a long turn. */
 export const DEMO_SPEED_ENV = "AGENT_DEMO_TOKENS_PER_SECOND";
 
 function demoSpeedFromEnv(): number | undefined {
 	const raw = process.env[DEMO_SPEED_ENV];
 	if (raw === undefined || raw === "") return undefined;
 	const speed = Number(raw);
-	if (!Number.isFinite(speed) || speed <= 0) {
+	if (Number.isNaN(speed) || speed <= 0) {
 		throw new Error(
-			`@agent/session: ${DEMO_SPEED_ENV} must be a positive number of tokens per second, not ${JSON.stringify(raw)}`,
+			`@agent/session: ${DEMO_SPEED_ENV} must be a positive number of tokens per second (or Infinity), not ${JSON.stringify(raw)}`,
 		);
 	}
 	return speed;
+}
+
+/**
+ * Infinity streams without waiting, which pi-ai's faux provider does for a speed of 0: a finite
+ * speed, however high, still waits a timer turn (at least a millisecond) for every few tokens.
+ */
+function fauxSpeed(tokensPerSecond: number): number {
+	return tokensPerSecond === Number.POSITIVE_INFINITY ? 0 : tokensPerSecond;
 }
 
 function topUp(target: FauxProviderRegistration): void {
