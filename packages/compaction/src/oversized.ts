@@ -113,9 +113,30 @@ export function cappedRecordTokens(record: StoredRecord, maxBlockTokens: number)
 	switch (record.recordType) {
 		case "message":
 		case "custom_message":
-			return cappedContentTokens(record.content, maxBlockTokens);
+			return cappedContentTokens(record.content, BlockLimit.of(maxBlockTokens));
 		default:
 			return estimateRecordTokens(record);
+	}
+}
+
+// Longer than any string V8 can hold (2^29 - 24 characters), and still a small integer: the
+// limit of "cut nothing" keeps the same number representation as every finite one.
+const NO_CHAR_LIMIT = 2 ** 29;
+
+/** A block limit as {@link cappedContentTokens} applies it, worked out once per plan. */
+export class BlockLimit {
+	private constructor(
+		/** The longest text or thinking block counted whole, in characters. */
+		readonly maxChars: number,
+		/** What a cut block counts: the limit, plus the marker. */
+		readonly cutTokens: number,
+	) {}
+
+	static of(maxBlockTokens: number): BlockLimit {
+		// ceil(length / 4) > max exactly when length > 4 * floor(max); a limit that is not finite cuts nothing.
+		if (!Number.isFinite(maxBlockTokens)) return new BlockLimit(NO_CHAR_LIMIT, 0);
+		const maxChars = Math.min(NO_CHAR_LIMIT, Math.max(-1, Math.floor(maxBlockTokens) * CHARS_PER_TOKEN));
+		return new BlockLimit(maxChars, maxBlockTokens + MARKER_TOKENS);
 	}
 }
 
@@ -124,13 +145,10 @@ export function cappedRecordTokens(record: StoredRecord, maxBlockTokens: number)
  * on every record of a session, so it measures each block once (a text's length is free, a tool
  * call's arguments are walked) and allocates nothing.
  */
-export function cappedContentTokens(content: readonly ContentBlock[], maxBlockTokens: number): number {
-	// ceil(length / 4) > max exactly when length > 4 * floor(max); a limit that is not finite cuts nothing.
-	const maxChars = Number.isFinite(maxBlockTokens)
-		? Math.floor(maxBlockTokens) * CHARS_PER_TOKEN
-		: Number.POSITIVE_INFINITY;
+export function cappedContentTokens(content: readonly ContentBlock[], limit: BlockLimit): number {
+	const maxChars = limit.maxChars;
 	let chars = 0;
-	let cutTokens = 0;
+	let cut = 0;
 	for (let i = 0; i < content.length; i++) {
 		const block = content[i] as ContentBlock;
 		let length: number;
@@ -140,8 +158,9 @@ export function cappedContentTokens(content: readonly ContentBlock[], maxBlockTo
 			chars += blockChars(block);
 			continue;
 		}
-		if (length > maxChars) cutTokens += maxBlockTokens + MARKER_TOKENS;
+		if (length > maxChars) cut++;
 		else chars += length;
 	}
-	return cutTokens + Math.ceil(chars / CHARS_PER_TOKEN);
+	const tokens = Math.ceil(chars / CHARS_PER_TOKEN);
+	return cut === 0 ? tokens : tokens + cut * limit.cutTokens;
 }

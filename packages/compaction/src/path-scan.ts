@@ -6,7 +6,7 @@ import {
 	type StoredRecord,
 } from "@agent/session-format";
 import { DEFAULT_FILE_TOOLS, DEFAULT_PATH_ARGUMENTS, type FileOperationOptions } from "./file-operations.js";
-import { cappedContentTokens } from "./oversized.js";
+import { BlockLimit, cappedContentTokens } from "./oversized.js";
 import { BOUNDARY, COMPACTION, CONTEXT, PathFacts, STARTS_TURN, TOOL_RESULT } from "./path-facts.js";
 import { estimateRecordTokens, usageTokens } from "./tokens.js";
 
@@ -23,11 +23,11 @@ export class PathScanner {
 	 * V8 forgets a hidden class once no object of it is alive and throws away the optimized code
 	 * that checks for it: after a full GC between two plans, the next plan ran its per-record code
 	 * unoptimized (several times slower on a small session) while it was compiled again. One
-	 * scanner kept for good keeps its classes, and those of its facts and settings, alive (17 KB).
-	 * Its limit is Infinity, a double: whole-number limits then fit the same field layout.
+	 * scanner kept for good keeps its classes, and those of its facts, settings and block limit,
+	 * alive (17 KB). Its limit is a whole number, as the limits of plans are (see BlockLimit).
 	 */
 	// biome-ignore lint/correctness/noUnusedPrivateClassMembers: it is never read, only kept alive
-	static readonly #keptForItsHiddenClasses = new PathScanner({}, Number.POSITIVE_INFINITY);
+	static readonly #keptForItsHiddenClasses = new PathScanner({}, 1000);
 
 	readonly facts = new PathFacts();
 	/** Tool-call id → path index of the latest call with it that has no result yet. */
@@ -57,15 +57,14 @@ export class PathScanner {
 	/** Tool name → whether it modifies (true) or reads (false) the file in its arguments. */
 	private readonly fileTools = new Map<string, boolean>();
 	private readonly pathArguments;
+	private readonly blockLimit: BlockLimit;
 
 	/**
 	 * `maxBlockTokens`: records are measured as the model and the summarizer get them, with text
 	 * and thinking blocks over it cut (see oversized.ts); Infinity measures them whole.
 	 */
-	constructor(
-		options: FileOperationOptions = {},
-		private readonly maxBlockTokens = Number.POSITIVE_INFINITY,
-	) {
+	constructor(options: FileOperationOptions = {}, maxBlockTokens = Number.POSITIVE_INFINITY) {
+		this.blockLimit = BlockLimit.of(maxBlockTokens);
 		for (const [name, access] of Object.entries(options.tools ?? DEFAULT_FILE_TOOLS)) {
 			if (access === "read" || access === "modify") this.fileTools.set(name, access === "modify");
 		}
@@ -84,7 +83,7 @@ export class PathScanner {
 		let call = -1;
 		switch (record.recordType) {
 			case "message":
-				tokens = cappedContentTokens(record.content, this.maxBlockTokens);
+				tokens = cappedContentTokens(record.content, this.blockLimit);
 				if (record.role === "toolResult") {
 					flags = CONTEXT | TOOL_RESULT;
 					call = this.pairResult(record);
@@ -97,7 +96,7 @@ export class PathScanner {
 				break;
 			case "custom_message":
 				flags = CONTEXT | BOUNDARY;
-				tokens = cappedContentTokens(record.content, this.maxBlockTokens);
+				tokens = cappedContentTokens(record.content, this.blockLimit);
 				break;
 			case "branch_summary":
 				flags = CONTEXT | BOUNDARY | STARTS_TURN;
