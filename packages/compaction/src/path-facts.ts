@@ -2,6 +2,10 @@
  * What the planner keeps of each record of a path while it streams past: a few numbers in
  * typed arrays (about 17 bytes a record), never the record itself. Growable columns; no library
  * offers growable typed-array columns with a moving base, so they are written here.
+ *
+ * The columns grow by whole chunks, never by copying into arrays twice as large: the copies a
+ * doubling leaves behind live until the collector gets to them, and at 1 GB (325,000 records)
+ * they doubled the planner's memory. A compaction met on the way frees the chunks before it.
  */
 
 /** Flags of a record. */
@@ -11,63 +15,111 @@ export const CONTEXT = 4; // the LLM sees it (message, custom message, branch su
 export const TOOL_RESULT = 8;
 export const COMPACTION = 16;
 
+// Records per chunk (a power of two): 4096 records are 68 KB of columns.
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+const MASK = CHUNK - 1;
+
+/** Where a run of consecutive path indices lies: a chunk's columns, from `at`, for `count` records. */
+export interface FactRun {
+	flags: Uint8Array;
+	calls: Int32Array;
+	tokens: Int32Array;
+	at: number;
+	count: number;
+}
+
 export class PathFacts {
-	/** Path index of column slot 0: slots before it were dropped (they precede the latest compaction's kept records). */
+	/** The first path index kept: those before it were dropped (they precede the latest compaction's kept records). */
 	base = 0;
-	length = 0;
-	seqs = new Float64Array(1024);
-	tokens = new Int32Array(1024);
-	flags = new Uint8Array(1024);
+	/** Records kept, from `base` on. */
+	private count = 0;
+	/** Slots of the first chunk before `base` (dropped). */
+	private skip = 0;
+	// One typed array per chunk and column; plain typed arrays, no class of our own per chunk.
+	private readonly seqChunks: Float64Array[] = [];
+	private readonly tokenChunks: Int32Array[] = [];
+	private readonly flagChunks: Uint8Array[] = [];
 	/** For a tool result: the path index of the latest earlier call with its id, or -1. */
-	calls = new Int32Array(1024);
+	private readonly callChunks: Int32Array[] = [];
 
 	/** One past the last path index. */
 	get end(): number {
-		return this.base + this.length;
+		return this.base + this.count;
 	}
 
 	push(seq: number, tokens: number, flags: number, call: number): void {
-		if (this.length === this.seqs.length) this.grow();
-		const i = this.length++;
-		this.seqs[i] = seq;
-		this.tokens[i] = tokens;
-		this.flags[i] = flags;
-		this.calls[i] = call;
+		const slot = this.skip + this.count;
+		const chunk = slot >>> CHUNK_BITS;
+		if (chunk === this.seqChunks.length) {
+			this.seqChunks.push(new Float64Array(CHUNK));
+			this.tokenChunks.push(new Int32Array(CHUNK));
+			this.flagChunks.push(new Uint8Array(CHUNK));
+			this.callChunks.push(new Int32Array(CHUNK));
+		}
+		const at = slot & MASK;
+		(this.seqChunks[chunk] as Float64Array)[at] = seq;
+		(this.tokenChunks[chunk] as Int32Array)[at] = tokens;
+		(this.flagChunks[chunk] as Uint8Array)[at] = flags;
+		(this.callChunks[chunk] as Int32Array)[at] = call;
+		this.count++;
 	}
 
 	seq(index: number): number {
-		return this.seqs[index - this.base] as number;
+		const slot = index - this.base + this.skip;
+		return (this.seqChunks[slot >>> CHUNK_BITS] as Float64Array)[slot & MASK] as number;
 	}
 
 	token(index: number): number {
-		return this.tokens[index - this.base] as number;
+		const slot = index - this.base + this.skip;
+		return (this.tokenChunks[slot >>> CHUNK_BITS] as Int32Array)[slot & MASK] as number;
 	}
 
 	flag(index: number): number {
-		return this.flags[index - this.base] as number;
+		const slot = index - this.base + this.skip;
+		return (this.flagChunks[slot >>> CHUNK_BITS] as Uint8Array)[slot & MASK] as number;
 	}
 
 	call(index: number): number {
-		return this.calls[index - this.base] as number;
+		const slot = index - this.base + this.skip;
+		return (this.callChunks[slot >>> CHUNK_BITS] as Int32Array)[slot & MASK] as number;
+	}
+
+	/**
+	 * The columns of the longest run of path indices from `from` (before `to`) that lies in one
+	 * chunk: loops over a range go run by run, reading the typed arrays directly.
+	 */
+	run(from: number, to: number): FactRun {
+		const slot = from - this.base + this.skip;
+		const chunk = slot >>> CHUNK_BITS;
+		const at = slot & MASK;
+		return {
+			flags: this.flagChunks[chunk] as Uint8Array,
+			calls: this.callChunks[chunk] as Int32Array,
+			tokens: this.tokenChunks[chunk] as Int32Array,
+			at,
+			count: Math.min(to - from, CHUNK - at),
+		};
 	}
 
 	/**
 	 * How many records in [from, to) the LLM sees, and their tokens; a tool result paired with a
 	 * call before `callsFrom` is not counted (its call is not in the context, so neither is it).
-	 * One loop over the columns: it runs over every record of the region.
+	 * Loops over the columns: it runs over every record of the region.
 	 */
 	contextMessages(from: number, to: number, callsFrom = Number.NEGATIVE_INFINITY): { count: number; tokens: number } {
-		const flags = this.flags;
-		const calls = this.calls;
-		const tokens = this.tokens;
 		let count = 0;
 		let sum = 0;
-		for (let i = from - this.base, last = to - this.base; i < last; i++) {
-			const flag = flags[i] as number;
-			if ((flag & CONTEXT) === 0) continue;
-			if ((flag & TOOL_RESULT) !== 0 && (calls[i] as number) < callsFrom) continue;
-			count++;
-			sum += tokens[i] as number;
+		for (let i = from; i < to; ) {
+			const { flags, calls, tokens, at, count: length } = this.run(i, to);
+			for (let k = at, last = at + length; k < last; k++) {
+				const flag = flags[k] as number;
+				if ((flag & CONTEXT) === 0) continue;
+				if ((flag & TOOL_RESULT) !== 0 && (calls[k] as number) < callsFrom) continue;
+				count++;
+				sum += tokens[k] as number;
+			}
+			i += length;
 		}
 		return { count, tokens: sum };
 	}
@@ -84,32 +136,19 @@ export class PathFacts {
 		return lo;
 	}
 
-	/** Forgets every index before `index`. */
+	/** Forgets every index before `index`, and frees the chunks that held only those. */
 	dropBefore(index: number): void {
 		const n = index - this.base;
 		if (n <= 0) return;
-		const keep = this.length - n;
-		this.seqs.copyWithin(0, n, this.length);
-		this.tokens.copyWithin(0, n, this.length);
-		this.flags.copyWithin(0, n, this.length);
-		this.calls.copyWithin(0, n, this.length);
-		this.length = keep;
+		this.skip += n;
+		this.count -= n;
 		this.base = index;
-	}
-
-	private grow(): void {
-		const size = this.seqs.length * 2;
-		const seqs = new Float64Array(size);
-		seqs.set(this.seqs);
-		this.seqs = seqs;
-		const tokens = new Int32Array(size);
-		tokens.set(this.tokens);
-		this.tokens = tokens;
-		const flags = new Uint8Array(size);
-		flags.set(this.flags);
-		this.flags = flags;
-		const calls = new Int32Array(size);
-		calls.set(this.calls);
-		this.calls = calls;
+		const whole = this.skip >>> CHUNK_BITS;
+		if (whole === 0) return;
+		this.seqChunks.splice(0, whole);
+		this.tokenChunks.splice(0, whole);
+		this.flagChunks.splice(0, whole);
+		this.callChunks.splice(0, whole);
+		this.skip &= MASK;
 	}
 }

@@ -62,24 +62,28 @@ export function cutPointOfFacts(
 /** 1 where [start, end) may be cut, 0 elsewhere (one byte per record). Loops over the columns: it runs over every record of the region. */
 function validPoints(facts: PathFacts, start: number, end: number): Uint8Array {
 	const size = end - start;
-	const flags = facts.flags;
-	const calls = facts.calls;
-	const offset = start - facts.base;
 	const open = new Int32Array(size + 1);
-	for (let k = 0; k < size; k++) {
-		if (((flags[k + offset] as number) & TOOL_RESULT) === 0) continue;
-		// Every index after the call, up to and including the result, would cut the pair apart;
-		// a result whose call is not in the range pins everything up to it.
-		const call = calls[k + offset] as number;
-		const from = call < start ? 0 : call + 1 - start;
-		(open[from] as number)++;
-		(open[k + 1] as number)--;
+	for (let i = start; i < end; ) {
+		const { flags, calls, at, count } = facts.run(i, end);
+		for (let k = at, last = at + count, offset = i - start - at; k < last; k++) {
+			if (((flags[k] as number) & TOOL_RESULT) === 0) continue;
+			// Every index after the call, up to and including the result, would cut the pair apart;
+			// a result whose call is not in the range pins everything up to it.
+			const call = calls[k] as number;
+			(open[call < start ? 0 : call + 1 - start] as number)++;
+			(open[k + offset + 1] as number)--;
+		}
+		i += count;
 	}
 	const valid = new Uint8Array(size);
 	let pending = 0;
-	for (let k = 0; k < size; k++) {
-		pending += open[k] as number;
-		valid[k] = pending === 0 && ((flags[k + offset] as number) & BOUNDARY) !== 0 ? 1 : 0;
+	for (let i = start; i < end; ) {
+		const { flags, at, count } = facts.run(i, end);
+		for (let k = at, last = at + count, offset = i - start - at; k < last; k++) {
+			pending += open[k + offset] as number;
+			valid[k + offset] = pending === 0 && ((flags[k] as number) & BOUNDARY) !== 0 ? 1 : 0;
+		}
+		i += count;
 	}
 	return valid;
 }

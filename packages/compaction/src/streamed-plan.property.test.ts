@@ -16,7 +16,7 @@ import { effectiveKeepRecentTokens, prepareCompaction, prepareCompactionFrom } f
 import { branchSummaryFilesOf, contextMessagesOf, findCompactionRegion } from "./region.js";
 import { serializeConversation } from "./serialize.js";
 import { renderSummaryPrompt } from "./summary-prompts.js";
-import { applySteps, stepsArb } from "./test-arbitraries.js";
+import { applySteps, type Step, stepArb, stepsArb } from "./test-arbitraries.js";
 import { fauxSummarizer, PathBuilder, validSummary, words } from "./test-fixtures.js";
 import { estimateContextTokens, estimateMessageTokens } from "./tokens.js";
 
@@ -135,5 +135,46 @@ describe("the streamed, one-pass plan is the in-memory plan (random sessions, re
 			}),
 			{ numRuns: 60 },
 		);
+	});
+
+	it("the same across the planner's column chunks: a session of over 12,000 records, compacted in the middle", async () => {
+		// Small messages, many records: the facts span several chunks of 4096 records, and the
+		// compaction in the middle drops whole chunks and part of one.
+		const small = (step: Step): Step =>
+			step.kind === "assistant"
+				? { ...step, tokens: step.tokens % 20, calls: step.calls.map((size) => size % 20) }
+				: "tokens" in step
+					? { ...step, tokens: step.tokens % 20 }
+					: step;
+		const steps = fc.sample(stepArb, { numRuns: 7500, seed: 21 }).map(small);
+		const b = new PathBuilder();
+		const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 30_000 };
+		const options = { contextWindow: 200_000, systemPrompt: "Be brief." };
+		applySteps(b, steps.slice(0, 4000));
+		const { faux } = fauxSummarizer(() => validSummary(), { contextWindow: 200_000 });
+		try {
+			const first = prepareCompaction(b.records, settings, options);
+			if (!first) throw new Error("expected a plan");
+			b.append(await compact(first, { model: faux.getModel() }));
+		} finally {
+			faux.unregister();
+		}
+		applySteps(b, steps.slice(4000));
+		expect(b.records.length).toBeGreaterThan(12_000);
+		const expected = referencePlan(b.records, settings, "Be brief.");
+		const plan = prepareCompaction(b.records, settings, options);
+		if (!expected || !plan) throw new Error("expected a plan");
+		expect(await prepareCompactionFrom(asyncSource(b.records), settings, options)).toEqual(plan);
+		expect({
+			firstKeptSeq: plan.firstKeptSeq,
+			isSplitTurn: plan.isSplitTurn,
+			tokensKept: plan.tokensKept,
+			tokensBefore: plan.tokensBefore,
+			contextTokens: plan.contextTokens,
+			readFiles: plan.readFiles,
+			modifiedFiles: plan.modifiedFiles,
+			previousSummary: plan.previousSummary,
+			pathSettings: plan.pathSettings,
+		}).toEqual({ ...expected, texts: undefined });
 	});
 });
