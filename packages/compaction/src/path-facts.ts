@@ -36,12 +36,14 @@ export class PathFacts {
 	private count = 0;
 	/** Slots of the first chunk before `base` (dropped). */
 	private skip = 0;
-	// One typed array per chunk and column; plain typed arrays, no class of our own per chunk.
-	private readonly seqChunks: Float64Array[] = [];
-	private readonly tokenChunks: Int32Array[] = [];
-	private readonly flagChunks: Uint8Array[] = [];
+	// One typed array per chunk and column: plain typed arrays, no class of our own per chunk. The
+	// first chunk comes with the lists, so that they never start empty and then take objects (V8
+	// recompiled push on every plan when they did).
+	private readonly seqChunks: Float64Array[] = [new Float64Array(CHUNK)];
+	private readonly tokenChunks: Int32Array[] = [new Int32Array(CHUNK)];
+	private readonly flagChunks: Uint8Array[] = [new Uint8Array(CHUNK)];
 	/** For a tool result: the path index of the latest earlier call with its id, or -1. */
-	private readonly callChunks: Int32Array[] = [];
+	private readonly callChunks: Int32Array[] = [new Int32Array(CHUNK)];
 
 	/** One past the last path index. */
 	get end(): number {

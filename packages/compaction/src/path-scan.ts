@@ -24,7 +24,7 @@ export class PathScanner {
 	 * that checks for it: after a full GC between two plans, the next plan ran its per-record code
 	 * unoptimized (several times slower on a small session) while it was compiled again. One
 	 * scanner kept for good keeps its classes, and those of its facts, settings and block limit,
-	 * alive (17 KB). Its limit is a whole number, as the limits of plans are (see BlockLimit).
+	 * alive (69 KB). Its limit is a whole number, as the limits of plans are (see BlockLimit).
 	 */
 	// biome-ignore lint/correctness/noUnusedPrivateClassMembers: it is never read, only kept alive
 	static readonly #keptForItsHiddenClasses = new PathScanner({}, 1000);
@@ -32,10 +32,15 @@ export class PathScanner {
 	readonly facts = new PathFacts();
 	/** Tool-call id → path index of the latest call with it that has no result yet. */
 	private readonly callIndex = new Map<string, number>();
-	/** File tool calls: the path index of each, the file, and whether it modifies it (parallel lists). */
-	fileCallIndex: number[] = [];
-	fileCallPath: string[] = [];
-	fileCallModify: boolean[] = [];
+	/**
+	 * File tool calls, in parallel lists of small integers: the path index of each, and its file
+	 * (2 × the file's number, plus 1 when the call modifies it). Lists of one kind of value only:
+	 * V8 recompiled the scanner on every plan when a list started empty and then took strings.
+	 */
+	readonly fileCallIndex: number[] = [];
+	readonly fileCallFile: number[] = [];
+	/** File path → its number: each path is kept once, however many calls name it. */
+	private readonly fileNumbers = new Map<string, number>();
 	/** Path indices of calls whose result was an error (they touched no file). */
 	readonly failedCalls = new Set<number>();
 	readonly branchFiles: Array<{ index: number; readFiles?: string[]; modifiedFiles?: string[] }> = [];
@@ -140,9 +145,13 @@ export class PathScanner {
 			if (modify === undefined) continue;
 			const path = pathOf(block.arguments, this.pathArguments);
 			if (path === undefined) continue;
+			let file = this.fileNumbers.get(path);
+			if (file === undefined) {
+				file = this.fileNumbers.size;
+				this.fileNumbers.set(path, file);
+			}
 			this.fileCallIndex.push(index);
-			this.fileCallPath.push(path);
-			this.fileCallModify.push(modify);
+			this.fileCallFile.push(file * 2 + (modify ? 1 : 0));
 		}
 		const usage = record.usage;
 		if (!usage || record.stopReason === "error" || record.stopReason === "aborted") return;
@@ -151,6 +160,13 @@ export class PathScanner {
 			this.lastUsageIndex = index;
 			this.lastUsageTokens = tokens;
 		}
+	}
+
+	/** The paths of the files the file calls name, by number. */
+	filePaths(): string[] {
+		const paths: string[] = [];
+		for (const [path, file] of this.fileNumbers) paths[file] = path;
+		return paths;
 	}
 
 	/** A compaction: what it kept and what follows it is all a new one needs. */
@@ -169,13 +185,11 @@ export class PathScanner {
 		for (let i = 0; i < this.fileCallIndex.length; i++) {
 			if ((this.fileCallIndex[i] as number) < start) continue;
 			this.fileCallIndex[calls] = this.fileCallIndex[i] as number;
-			this.fileCallPath[calls] = this.fileCallPath[i] as string;
-			this.fileCallModify[calls] = this.fileCallModify[i] as boolean;
+			this.fileCallFile[calls] = this.fileCallFile[i] as number;
 			calls++;
 		}
 		this.fileCallIndex.length = calls;
-		this.fileCallPath.length = calls;
-		this.fileCallModify.length = calls;
+		this.fileCallFile.length = calls;
 		removeWhere(this.branchFiles, (files) => files.index < start);
 		for (const at of this.failedCalls) if (at < start) this.failedCalls.delete(at);
 	}

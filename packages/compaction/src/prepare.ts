@@ -238,10 +238,12 @@ export function effectiveKeepRecentTokens(settings: CompactionSettings, contextW
 function extractedFiles(scanner: PathScanner, from: number, to: number) {
 	const read = new Set<string>();
 	const modified = new Set<string>();
+	const paths = scanner.filePaths();
 	for (let i = 0; i < scanner.fileCallIndex.length; i++) {
 		const index = scanner.fileCallIndex[i] as number;
 		if (index < from || index >= to || scanner.failedCalls.has(index)) continue;
-		(scanner.fileCallModify[i] ? modified : read).add(scanner.fileCallPath[i] as string);
+		const file = scanner.fileCallFile[i] as number;
+		((file & 1) === 1 ? modified : read).add(paths[file >> 1] as string);
 	}
 	return { readFiles: [...read], modifiedFiles: [...modified] };
 }
