@@ -409,32 +409,31 @@ function sessionHeader(value: unknown, reuse: boolean): Plain | undefined {
 	for (const key of HEADER_STRING_KEYS) if (!optionalString(value, key)) return undefined;
 	if ("source" in value && !SOURCES.has(value.source as string)) return undefined;
 	if ("uptimeSeconds" in value && !(isNumber(value.uptimeSeconds) && value.uptimeSeconds >= 0)) return undefined;
-	let importedFrom: Plain | undefined;
-	if ("importedFrom" in value) {
-		importedFrom = fields(
-			value.importedFrom,
-			IMPORTED_FROM_KEYS,
-			reuse,
-			(given) => isString(given.format) && isString(given.sourceId),
-		);
-		if (!importedFrom) return undefined;
-	}
-	let forkedFrom: Plain | undefined;
-	if ("forkedFrom" in value) {
-		forkedFrom = fields(
-			value.forkedFrom,
-			FORKED_FROM_KEYS,
-			reuse,
-			(given) => isString(given.sessionId) && isInt(given.seq, 0),
-		);
-		if (!forkedFrom) return undefined;
-	}
+	const importedFrom = nestedFields(value, "importedFrom", IMPORTED_FROM_KEYS, reuse, (given) => {
+		return isString(given.format) && isString(given.sourceId);
+	});
+	const forkedFrom = nestedFields(value, "forkedFrom", FORKED_FROM_KEYS, reuse, (given) => {
+		return isString(given.sessionId) && isInt(given.seq, 0);
+	});
+	if (importedFrom === null || forkedFrom === null) return undefined;
 	if (reuse && state === ORDERED && importedFrom === value.importedFrom && forkedFrom === value.forkedFrom)
 		return value;
 	const out = keep(value, HEADER_KEYS, UNORDERED, false);
 	if (importedFrom) out.importedFrom = importedFrom;
 	if (forkedFrom) out.forkedFrom = forkedFrom;
 	return out;
+}
+
+/** `value[key]` checked by `fields`: undefined when absent, null when present and refused. */
+function nestedFields(
+	value: Plain,
+	key: string,
+	keys: readonly string[],
+	reuse: boolean,
+	ok: (given: Plain) => boolean,
+): Plain | undefined | null {
+	if (!(key in value)) return undefined;
+	return fields(value[key], keys, reuse, ok) ?? null;
 }
 
 /** A small object of plain fields (`ok` checks them): itself when it may be reused, else a copy in `keys` order. */
