@@ -70,7 +70,7 @@ describe.skipIf(server === undefined)("PostgreSQL store: the message search inde
 		]);
 	});
 
-	it("a session of more records than a step reads is searched through the index, its hits in seq order among the others", async () => {
+	it("a session of more records than a walk step reads (asked through the index or a page at a time): its hits in seq order among the others", async () => {
 		const big = await store.create({ name: "big" });
 		for (let from = 0; from < 2_100; from += 700) {
 			await store.append(
