@@ -29,6 +29,25 @@ const englishOnlyZodLocales = {
 	},
 };
 
+/**
+ * commander requires node:child_process at load for one thing: running a subcommand that is a
+ * separate executable, which this CLI has none of. Loading child_process (with net, dgram and
+ * the stream stack it brings) cost every command a few milliseconds of start-up: it is required
+ * on first use instead.
+ */
+const commanderSpawnOnUse = {
+	name: "commander-spawn-on-use",
+	setup(builder) {
+		builder.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+			const source = fs.readFileSync(args.path, "utf8");
+			const eager = "const childProcess = require('node:child_process');";
+			if (!source.includes(eager)) throw new Error(`commander changed: ${args.path} no longer has ${eager}`);
+			const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+			return { contents: source.replace(eager, lazy), loader: "js" };
+		});
+	},
+};
+
 fs.rmSync(out, { recursive: true, force: true });
 await build({
 	entryPoints: { "agent-sessions": path.join(here, "dist", "bin.js") },
@@ -50,6 +69,6 @@ await build({
 	legalComments: "none",
 	// Not minified: it measured no faster to start (V8 pre-parses either quickly), stack traces
 	// read, and the release check finds the bundle's imports of its dependencies.
-	plugins: [englishOnlyZodLocales],
+	plugins: [englishOnlyZodLocales, commanderSpawnOnUse],
 	logLevel: "warning",
 });

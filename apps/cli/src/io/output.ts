@@ -1,6 +1,9 @@
 import type { Writable } from "node:stream";
 import { colorsEnabled, type Paint, painter } from "./colors.js";
 
+/** About how much text `json` hands to the stream at a time. */
+const JSON_PIECE_CHARS = 32 << 10;
+
 /** Where a command writes: data to stdout, messages and progress to stderr. */
 export class Output {
 	readonly paint: Paint;
@@ -34,9 +37,26 @@ export class Output {
 		return this.write(`${text}\n`);
 	}
 
-	/** Pretty JSON: what --json prints for one value. */
-	json(value: unknown): Promise<void> {
-		return this.write(`${JSON.stringify(value, null, 2)}\n`);
+	/**
+	 * Pretty JSON: what --json prints for one value. An array is written a piece at a time (the
+	 * same text as one JSON.stringify): a listing of thousands of sessions then never builds its
+	 * megabytes of text, and their encoded copy, as one string — memory that was most of the
+	 * cost of `list --json` on the machines measured.
+	 */
+	async json(value: unknown): Promise<void> {
+		if (!Array.isArray(value) || value.length === 0) return this.write(`${JSON.stringify(value, null, 2)}\n`);
+		let piece = "[\n";
+		for (let i = 0; i < value.length; i++) {
+			// An element inside an array, as JSON.stringify(value, null, 2) writes it: "[\n  " + element + "\n]".
+			const element = JSON.stringify([value[i]], null, 2);
+			piece += element.slice(2, element.length - 2);
+			piece += i === value.length - 1 ? "\n]\n" : ",\n";
+			if (piece.length >= JSON_PIECE_CHARS) {
+				await this.write(piece);
+				piece = "";
+			}
+		}
+		if (piece.length > 0) await this.write(piece);
 	}
 
 	/** One JSON value on one line: what --json prints for streams (JSON Lines). */
