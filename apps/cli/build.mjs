@@ -48,8 +48,35 @@ const commanderSpawnOnUse = {
 	},
 };
 
+/**
+ * ulid's Node build imports node:crypto when it loads, which costs a read command milliseconds of
+ * start-up for ids it never makes; its browser build (the same generator) asks WebCrypto only
+ * when the first id is made, and Node has WebCrypto. The bundle takes that one.
+ */
+const ulidWithoutNodeCrypto = {
+	name: "ulid-without-node-crypto",
+	setup(builder) {
+		builder.onResolve({ filter: /^ulid$/ }, async (args) => {
+			if (args.pluginData === "ulid-node-build") return undefined; // the lookup below, resolved by esbuild
+			const resolved = await builder.resolve("ulid", {
+				kind: args.kind,
+				resolveDir: args.resolveDir,
+				pluginData: "ulid-node-build",
+			});
+			const browser = resolved.path.replace(
+				/[\\/]dist[\\/]node[\\/]index\.js$/,
+				`${path.sep}dist${path.sep}browser${path.sep}index.js`,
+			);
+			if (browser === resolved.path || !fs.existsSync(browser)) {
+				throw new Error(`ulid changed: no browser build beside ${resolved.path}`);
+			}
+			return { path: browser };
+		});
+	},
+};
+
 fs.rmSync(out, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
 	entryPoints: { "agent-sessions": path.join(here, "dist", "bin.js") },
 	outdir: out,
 	bundle: true,
@@ -69,6 +96,10 @@ await build({
 	legalComments: "none",
 	// Not minified: it measured no faster to start (V8 pre-parses either quickly), stack traces
 	// read, and the release check finds the bundle's imports of its dependencies.
-	plugins: [englishOnlyZodLocales, commanderSpawnOnUse],
+	plugins: [englishOnlyZodLocales, commanderSpawnOnUse, ulidWithoutNodeCrypto],
 	logLevel: "warning",
+	metafile: true,
 });
+// Which modules each chunk holds and imports: src/bundle.test.ts checks that reading commands load
+// neither zod nor the LLM stack. Beside the bundle, not in it (and not published).
+fs.writeFileSync(path.join(here, "dist", "cli-meta.json"), JSON.stringify(metafile));

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { AgentSessions } from "@agent/session";
-import type { SessionStore } from "@agent/session-format";
+import type { SessionStore } from "@agent/session-format/reading";
 import { Output } from "./io/output.js";
 
 type OutStream = Writable & { isTTY?: boolean };

@@ -1,4 +1,4 @@
-import { type AgentErrorCode, isAgentSessionError } from "@agent/session-format";
+import { type AgentErrorCode, isAgentSessionError } from "@agent/session-format/reading";
 
 /** Exit codes: 0 ok, 1 failure, 2 usage error or invalid id. */
 export const EXIT_OK = 0;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ReadOptions, SessionStore, StoredRecord } from "@agent/session-format";
+import type { ReadOptions, SessionStore, StoredRecord } from "@agent/session-format/reading";
 
 export interface FollowOptions extends Pick<ReadOptions, "onProblem"> {
 	/** How often to look for new records, in ms. */

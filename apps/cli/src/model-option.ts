@@ -1,4 +1,4 @@
-import { isAgentSessionError } from "@agent/session-format";
+import { isAgentSessionError } from "@agent/session-format/reading";
 import { UsageError } from "./errors.js";
 
 /** Checks a --model value (no network needed); an unknown model is a usage error (exit 2). */

@@ -1,4 +1,4 @@
-import { AgentSessionError, assertSessionId, type SessionStore } from "@agent/session-format";
+import { AgentSessionError, assertSessionId, type SessionStore } from "@agent/session-format/reading";
 import { UsageError } from "./errors.js";
 import { listSessions } from "./sessions-query.js";
 

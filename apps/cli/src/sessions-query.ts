@@ -1,4 +1,4 @@
-import type { ListOptions, SessionMetadata, SessionStore } from "@agent/session-format";
+import type { ListOptions, SessionMetadata, SessionStore } from "@agent/session-format/reading";
 
 /** Every session matching `options`, page by page (up to `limit` when given). */
 export async function listSessions(store: SessionStore, options: ListOptions): Promise<SessionMetadata[]> {

@@ -1,5 +1,5 @@
 import type { AgentSessions, TurnResult } from "@agent/session";
-import { contentText } from "@agent/session-format";
+import { contentText } from "@agent/session-format/reading";
 import type { CliContext } from "./cli-context.js";
 
 export interface StreamTurnOptions {

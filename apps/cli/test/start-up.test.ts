@@ -14,6 +14,22 @@ async function loadedModules(cli: ReturnType<typeof cliAt>, args: string[]): Pro
 	return [...result.stderr.matchAll(/Storing (file:\/\/\S+)/g)].map((match) => match[1] as string);
 }
 
+/** The modules of the bundle each of its files holds, from the build's metafile (build.mjs). */
+const bundleInputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> = JSON.parse(
+	fs.readFileSync(path.join(import.meta.dirname, "..", "dist", "cli-meta.json"), "utf8"),
+).outputs;
+
+/** The loaded files of the bundle that hold zod's code. */
+function holdingZod(modules: string[]): string[] {
+	return modules.filter((url) => {
+		const file = url.slice(url.lastIndexOf("/dist/cli/") + 1);
+		const inputs = bundleInputs[file]?.inputs ?? {};
+		return Object.entries(inputs).some(
+			([input, { bytesInOutput }]) => /[\\/]zod[\\/]/.test(input) && bytesInOutput > 0,
+		);
+	});
+}
+
 /** The bundle's chunk with config.yaml's parser and schema (@agent/session's config-file.ts, and yaml). */
 const CONFIG_FILE = /[\\/]config-file-[^\\/]*\.js$/;
 const LLM_STACK = /[\\/](typebox|@anthropic-ai|openai|@google)[\\/]|[\\/]pi-ai[\\/]dist[\\/]index\.js$/;
@@ -35,7 +51,7 @@ describe("what a read command loads", () => {
 		["context", "ID", "--json"],
 		["stats"],
 		["search", "hello"],
-	])("%s: neither the LLM stack nor the YAML parser", async (...args) => {
+	])("%s: neither the LLM stack, nor the YAML parser, nor zod", async (...args) => {
 		const modules = await loadedModules(
 			cli,
 			args.map((arg) => (arg === "ID" ? id : arg)),
@@ -44,6 +60,14 @@ describe("what a read command loads", () => {
 		expect(modules.some((url) => url.includes("/chunks/"))).toBe(true);
 		expect(modules.filter((url) => LLM_STACK.test(url))).toEqual([]);
 		expect(modules.filter((url) => CONFIG_FILE.test(url))).toEqual([]);
+		expect(holdingZod(modules)).toEqual([]);
+	});
+
+	it("append loads zod, which checks what is appended (so the check above can see zod)", async () => {
+		const result = await cli(["append", id], { input: jsonl(userBody("more")), env: cleanEnv({ NODE_DEBUG: "esm" }) });
+		expect(result.code, result.stderr.slice(-2000)).toBe(0);
+		const modules = [...result.stderr.matchAll(/Storing (file:\/\/\S+)/g)].map((match) => match[1] as string);
+		expect(holdingZod(modules).length).toBeGreaterThan(0);
 	});
 
 	it("context reads the model windows from pi-ai's registry alone, and config.yaml when there is one", async () => {

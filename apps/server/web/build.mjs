@@ -23,14 +23,21 @@ const result = await build({
 	target: ["es2022"],
 	minify: true,
 	legalComments: "none",
-	// The page never validates records (the server did); see src/zod-stub.ts.
-	alias: { zod: path.join(here, "src", "zod-stub.ts") },
 	logLevel: "warning",
+	metafile: true,
 });
-// A warning here has meant a broken page (an import the zod stand-in lacks is undefined at run
-// time, and the page stopped at load): the build fails instead.
 if (result.warnings.length > 0) {
 	throw new Error(`the web page's bundle has ${result.warnings.length} warning(s); see above`);
+}
+// The page never validates records (the server did): it imports @agent/session-format/reading,
+// which never loads zod. Should an import bring zod back, the page would carry ~200 kB of dead
+// code: the build fails instead.
+const zodInPage = Object.values(result.metafile.outputs)
+	.flatMap((output) => Object.entries(output.inputs))
+	.filter(([input, { bytesInOutput }]) => /[\\/]zod[\\/]/.test(input) && bytesInOutput > 0)
+	.map(([input]) => input);
+if (zodInPage.length > 0) {
+	throw new Error(`the web page's bundle holds zod (${zodInPage[0]}...): import @agent/session-format/reading`);
 }
 // The page's styles, then the rendered Markdown's (shared with the HTML export).
 fs.writeFileSync(

@@ -4,7 +4,7 @@ import {
 	estimateTextTokens,
 	type RecordInput,
 	type StoredRecord,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { summaryMaxTokens } from "./compact.js";
 import { invalidArgument } from "./errors.js";
 import {

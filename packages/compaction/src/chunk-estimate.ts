@@ -1,4 +1,4 @@
-import { estimateTextTokens } from "@agent/session-format";
+import { estimateTextTokens } from "@agent/session-format/reading";
 import type { Model } from "@mariozechner/pi-ai";
 import { summaryMaxTokens } from "./compact.js";
 import { partPieces, sourceFor } from "./part-material.js";

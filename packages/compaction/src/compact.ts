@@ -3,7 +3,7 @@ import {
 	compactionSummaryText,
 	estimateTextTokens,
 	type RecordInput,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { invalidArgument } from "./errors.js";
 import { appendFileOperations } from "./file-operations.js";
 import { partPieces, sourceFor } from "./part-material.js";

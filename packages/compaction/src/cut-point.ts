@@ -1,4 +1,4 @@
-import type { StoredRecord } from "@agent/session-format";
+import type { StoredRecord } from "@agent/session-format/reading";
 import { estimateRecordTokens } from "./tokens.js";
 
 export interface CutPoint {

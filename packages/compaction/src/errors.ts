@@ -1,4 +1,4 @@
-import { AgentSessionError } from "@agent/session-format";
+import { AgentSessionError } from "@agent/session-format/reading";
 
 const PREFIX = "@agent/compaction:";
 

@@ -1,4 +1,4 @@
-import { type ContentBlock, LEGACY_TOOL_NAMES } from "@agent/session-format";
+import { type ContentBlock, LEGACY_TOOL_NAMES } from "@agent/session-format/reading";
 
 /** What a tool does to the file named in its arguments. */
 export type FileAccess = "read" | "modify" | "none";

@@ -1,4 +1,4 @@
-import { blockChars, type ContentBlock, estimateTextTokens, type StoredRecord } from "@agent/session-format";
+import { blockChars, type ContentBlock, estimateTextTokens, type StoredRecord } from "@agent/session-format/reading";
 import { estimateRecordTokens } from "./tokens.js";
 
 // chars/4, the estimate every token count in the project uses (session-format's estimateTextTokens).

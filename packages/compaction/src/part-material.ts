@@ -1,4 +1,4 @@
-import { contextMessageOf } from "@agent/session-format";
+import { contextMessageOf } from "@agent/session-format/reading";
 import { invalidArgument } from "./errors.js";
 import { truncateMessage } from "./oversized.js";
 import type { PathSource } from "./path-source.js";

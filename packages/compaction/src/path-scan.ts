@@ -4,7 +4,7 @@ import {
 	type MessageRecord,
 	PathSettingsFollower,
 	type StoredRecord,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { DEFAULT_FILE_TOOLS, DEFAULT_PATH_ARGUMENTS, type FileOperationOptions } from "./file-operations.js";
 import { BlockLimit, cappedContentTokens } from "./oversized.js";
 import { BOUNDARY, COMPACTION, CONTEXT, PathFacts, STARTS_TURN, TOOL_RESULT } from "./path-facts.js";

@@ -1,4 +1,4 @@
-import type { StoredRecord } from "@agent/session-format";
+import type { StoredRecord } from "@agent/session-format/reading";
 
 /**
  * Where a plan's records are: called with a seq, it yields the records of the path (root → leaf,

@@ -5,7 +5,7 @@ import {
 	estimateTextTokens,
 	type PathSettings,
 	type StoredRecord,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { type FileOperationOptions, mergeFileOperations, stripFileOperations } from "./file-operations.js";
 import { oversizedBlockTokens } from "./oversized.js";
 import { PathScanner } from "./path-scan.js";

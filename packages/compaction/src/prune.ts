@@ -1,4 +1,4 @@
-import { type ContextMessage, estimateTextTokens, textBlock } from "@agent/session-format";
+import { type ContextMessage, estimateTextTokens, textBlock } from "@agent/session-format/reading";
 import { estimateMessageTokens } from "./tokens.js";
 
 export interface PruneOptions {

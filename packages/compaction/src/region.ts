@@ -1,4 +1,9 @@
-import { type CompactionRecord, type ContextMessage, contextMessageOf, type StoredRecord } from "@agent/session-format";
+import {
+	type CompactionRecord,
+	type ContextMessage,
+	contextMessageOf,
+	type StoredRecord,
+} from "@agent/session-format/reading";
 
 /**
  * The part of a path a new compaction may summarize or keep: what the context holds besides

@@ -1,4 +1,4 @@
-import type { ContentBlock, ToolCallBlock } from "@agent/session-format";
+import type { ContentBlock, ToolCallBlock } from "@agent/session-format/reading";
 
 /** Tool results longer than this many characters are cut when serialized for the summarizer. */
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 2000;

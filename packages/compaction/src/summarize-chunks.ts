@@ -1,4 +1,4 @@
-import { estimateTextTokens } from "@agent/session-format";
+import { estimateTextTokens } from "@agent/session-format/reading";
 import { compactionFailed } from "./errors.js";
 import { missingSummarySections } from "./sections.js";
 import { requestSummary, type SummarizerCall, SummarizerOverflow } from "./summarizer.js";

@@ -8,7 +8,7 @@ import {
 	estimateTextTokens,
 	type StoredRecord,
 	type Usage,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 
 /** Estimated tokens of one message (chars/4 per block, images at a fixed estimate). */
 export function estimateMessageTokens(message: { readonly content: readonly ContentBlock[] }): number {

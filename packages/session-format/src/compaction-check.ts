@@ -1,7 +1,8 @@
 import { InvalidRecordError } from "./errors.js";
 import { pathSettingsOf } from "./path-settings.js";
 import type { DescendingWalkOptions } from "./path-walk.js";
-import { isSideRecord, parentSeqOf, type SessionRecord, type StoredRecord } from "./records.js";
+import { isSideRecord, parentSeqOf } from "./record-kinds.js";
+import type { SessionRecord, StoredRecord } from "./records.js";
 
 const PREFIX = "@agent/session-format:";
 

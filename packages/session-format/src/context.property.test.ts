@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildContext, buildContextFromPath } from "./context.js";
-import { parseRecordLine, serializeRecord } from "./parse.js";
+import { parseRecordLine } from "./parse.js";
+import { serializeRecord } from "./serialize.js";
 import { sessionTree } from "./test-arbitraries.js";
 import { SessionTree } from "./tree.js";
 

@@ -1,4 +1,5 @@
-import { type ContentBlock, textBlock } from "./content.js";
+import type { ContentBlock } from "./content.js";
+import { textBlock } from "./content-text.js";
 import { AgentSessionError } from "./errors.js";
 import { pathSettingsOf } from "./path-settings.js";
 import type { CompactionRecord, MessageRecord, StopReason, StoredRecord, Usage } from "./records.js";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { prepareBatch } from "./batch.js";
 import { DeferredSessions } from "./deferred-sessions.js";
 import { newMetadata } from "./metadata-derive.js";
 import type { RecordInput } from "./records.js";
@@ -28,10 +29,10 @@ describe("DeferredSessions", () => {
 	it("holds batches in seq order until the first reply, counting the bytes their lines will take", () => {
 		const deferred = new DeferredSessions();
 		deferred.add(newMetadata(ID, { deferred: true }, new Date(NOW)));
-		const first = deferred.hold(ID, [user], NOW);
+		const first = deferred.hold(ID, (metadata) => prepareBatch(metadata, [user], NOW));
 		expect(first.firstReply).toBe(false);
 		expect(first.records.map((record) => record.seq)).toEqual([1]);
-		const second = deferred.hold(ID, [reply], NOW);
+		const second = deferred.hold(ID, (metadata) => prepareBatch(metadata, [reply], NOW));
 		expect(second.firstReply).toBe(true);
 		expect(second.records.map((record) => record.seq)).toEqual([2]);
 		const held = deferred.take(ID);
@@ -44,15 +45,17 @@ describe("DeferredSessions", () => {
 	it("gives a taken session back when its write failed, with everything it held", () => {
 		const deferred = new DeferredSessions();
 		deferred.add(newMetadata(ID, { deferred: true }, new Date(NOW)));
-		deferred.hold(ID, [user], NOW);
+		deferred.hold(ID, (metadata) => prepareBatch(metadata, [user], NOW));
 		const held = deferred.take(ID);
 		if (!held) throw new Error("held session missing");
 		deferred.restore(held);
 		expect(deferred.get(ID)?.records).toHaveLength(1);
-		expect(deferred.hold(ID, [reply], NOW).records[0]?.seq).toBe(2);
+		expect(deferred.hold(ID, (metadata) => prepareBatch(metadata, [reply], NOW)).records[0]?.seq).toBe(2);
 	});
 
 	it("refuses a batch for a session it does not hold", () => {
-		expect(() => new DeferredSessions().hold(ID, [user], NOW)).toThrow(/is not deferred/);
+		expect(() => new DeferredSessions().hold(ID, (metadata) => prepareBatch(metadata, [user], NOW))).toThrow(
+			/is not deferred/,
+		);
 	});
 });

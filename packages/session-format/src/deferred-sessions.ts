@@ -1,8 +1,7 @@
-import { prepareBatch } from "./batch.js";
 import type { SessionMetadata } from "./metadata.js";
 import { applyRecord, cloneMetadata } from "./metadata-derive.js";
-import { serializeRecord } from "./parse.js";
-import type { RecordInput, SessionRecord } from "./records.js";
+import type { SessionRecord } from "./records.js";
+import { serializeRecord } from "./serialize.js";
 
 /** A deferred session as a store holds it in memory: what it was created with, and what it has now. */
 export interface HeldSession {
@@ -55,17 +54,18 @@ export class DeferredSessions {
 	}
 
 	/**
-	 * Validates a batch against the held session (as an append would) and holds it. `firstReply`:
-	 * the batch holds an assistant message, so the store writes the session out now.
+	 * Holds a batch, validated against the held session by `prepare` (the store's prepareBatch, as
+	 * an append would; passed in so that this module, which every store loads, does not load the
+	 * record schemas). `firstReply`: the batch holds an assistant message, so the store writes the
+	 * session out now.
 	 */
 	hold(
 		id: string,
-		inputs: readonly RecordInput[],
-		now: string,
+		prepare: (metadata: SessionMetadata) => SessionRecord[],
 	): { records: SessionRecord[]; metadata: SessionMetadata; firstReply: boolean } {
 		const entry = this.sessions.get(id);
 		if (!entry) throw new Error(`session ${id} is not deferred`);
-		const records = prepareBatch(entry.metadata, inputs, now);
+		const records = prepare(entry.metadata);
 		const metadata = cloneMetadata(entry.metadata);
 		for (const record of records) applyRecord(metadata, record);
 		const lines = records.map(serializeRecord);

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { buildContext, type SessionContext } from "./context.js";
 import { parseSessionLog } from "./log.js";
-import { serializeRecord } from "./parse.js";
+import { serializeRecord } from "./serialize.js";
 import { SessionTree } from "./tree.js";
 
 const SRC = fileURLToPath(new URL(".", import.meta.url));

@@ -1,11 +1,5 @@
-import { sessionSourceSchema } from "./metadata.js";
-import {
-	compactionTriggerSchema,
-	messageRoleSchema,
-	type SessionRecord,
-	stopReasonSchema,
-	turnOutcomeSchema,
-} from "./records.js";
+import { COMPACTION_TRIGGERS, MESSAGE_ROLES, SESSION_SOURCES, STOP_REASONS, TURN_OUTCOMES } from "./record-kinds.js";
+import type { SessionRecord } from "./records.js";
 
 /**
  * The hot record types (message, compaction, model_change, thinking_level_change, session_info,
@@ -142,11 +136,11 @@ const USAGE_NUMBER_KEYS = USAGE_KEYS.slice(0, 5);
 const COST_KEYS = ["input", "output", "cacheRead", "cacheWrite", "total"];
 
 const MESSAGE_STRING_KEYS = ["toolName", "api", "provider", "model", "errorMessage"];
-const ROLES: ReadonlySet<string> = new Set(messageRoleSchema.options);
-const STOP_REASONS: ReadonlySet<string> = new Set(stopReasonSchema.options);
-const TRIGGERS: ReadonlySet<string> = new Set(compactionTriggerSchema.options);
-const OUTCOMES: ReadonlySet<string> = new Set(turnOutcomeSchema.options);
-const SOURCES: ReadonlySet<string> = new Set(sessionSourceSchema.options);
+const ROLES: ReadonlySet<string> = new Set(MESSAGE_ROLES);
+const STOPS: ReadonlySet<string> = new Set(STOP_REASONS);
+const TRIGGERS: ReadonlySet<string> = new Set(COMPACTION_TRIGGERS);
+const OUTCOMES: ReadonlySet<string> = new Set(TURN_OUTCOMES);
+const SOURCES: ReadonlySet<string> = new Set(SESSION_SOURCES);
 
 function isPlain(value: unknown): value is Plain {
 	if (typeof value !== "object" || value === null) return false;
@@ -219,7 +213,7 @@ function message(value: Plain, reuse: boolean, fill?: BaseFill): SessionRecord |
 		if (key in value && !isString(value[key])) return undefined;
 	}
 	if ("isError" in value && typeof value.isError !== "boolean") return undefined;
-	if ("stopReason" in value && !STOP_REASONS.has(value.stopReason as string)) return undefined;
+	if ("stopReason" in value && !STOPS.has(value.stopReason as string)) return undefined;
 	const content = contentBlocks(value.content, reuse);
 	if (!content) return undefined;
 	let usageOut: Plain | undefined;

@@ -4,10 +4,13 @@ import { InvalidSessionIdError } from "./errors.js";
 /** The pattern every session id must match before it is used anywhere near a path (spec §7.1). */
 export const SESSION_ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const nextUlid = monotonicFactory();
+// Made on first use: making it looks up the platform's random source (Node's WebCrypto, whose
+// set-up is milliseconds of a start), which a process that only reads never needs.
+let nextUlid: ReturnType<typeof monotonicFactory> | undefined;
 
 /** A new session id: a ULID, monotonic within this process so ids created in one millisecond still sort. */
 export function newSessionId(now: number = Date.now()): string {
+	nextUlid ??= monotonicFactory();
 	return nextUlid(now);
 }
 

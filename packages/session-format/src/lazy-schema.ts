@@ -8,6 +8,7 @@ import * as z from "zod";
  * those checks do not accept), so they are built when something does. It parses, composes and
  * reports errors as the schema inside; `.unwrap()` gives that schema (for `.shape`, `.extend`...).
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
 	let built: T | undefined;
 	return z.lazy(() => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CorruptRecordError } from "./errors.js";
 import { parseSessionLog, utf8Length } from "./log.js";
-import { recordLine } from "./parse.js";
+import { recordLine } from "./serialize.js";
 import type { RecordProblem } from "./store-contract.js";
 import { assistant, user } from "./test-builders.js";
 

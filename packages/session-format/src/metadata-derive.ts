@@ -1,8 +1,10 @@
-import { contentText } from "./content.js";
+import { contentText } from "./content-text.js";
 import { sessionIdTime } from "./ids.js";
-import { emptyMetrics, emptyTokenTotals, type SessionMetadata, type TokenTotals } from "./metadata.js";
-import { isSideRecord, parentSeqOf, type SessionHeader, type StoredRecord, type Usage } from "./records.js";
+import type { SessionMetadata, TokenTotals } from "./metadata.js";
+import { isSideRecord, parentSeqOf } from "./record-kinds.js";
+import type { SessionHeader, StoredRecord, Usage } from "./records.js";
 import type { CreateSessionOptions } from "./store-contract.js";
+import { emptyMetrics, emptyTokenTotals } from "./token-totals.js";
 
 /**
  * metadata.json is a cache of the log: every field is derived from records, one at a time, so a

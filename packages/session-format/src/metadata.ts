@@ -1,7 +1,8 @@
 import * as z from "zod";
 import { lazySchema } from "./lazy-schema.js";
+import { SESSION_SOURCES } from "./record-kinds.js";
 
-export const sessionSourceSchema = z.enum(["interactive", "cron"]);
+export const sessionSourceSchema = /* @__PURE__ */ z.enum(SESSION_SOURCES);
 
 // Built on first use (lazySchema): a listing checks metadata.json by hand (session-fs) and asks
 // these only about what that check does not accept.
@@ -84,11 +85,3 @@ export type SessionSource = z.infer<typeof sessionSourceSchema>;
 export type TokenTotals = z.infer<typeof tokenTotalsSchema>;
 export type SessionMetrics = z.infer<typeof sessionMetricsSchema>;
 export type SessionMetadata = z.infer<typeof sessionMetadataSchema>;
-
-export function emptyTokenTotals(): TokenTotals {
-	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: 0, turns: 0 };
-}
-
-export function emptyMetrics(): SessionMetrics {
-	return { ...emptyTokenTotals(), byModel: {} };
-}

@@ -1,5 +1,5 @@
 import { InvalidRecordError } from "./errors.js";
-import { CURRENT_SCHEMA_VERSION } from "./records.js";
+import { CURRENT_SCHEMA_VERSION } from "./record-kinds.js";
 
 /**
  * Upgrades of older record versions, applied in memory on read; the file is never rewritten.

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MAX_NESTING_DEPTH } from "./limits.js";
-import { type LineProblem, type ParsedLine, parseRecordLine, parseRecordValue, serializeRecord } from "./parse.js";
+import { parseRecordLine, parseRecordValue } from "./parse.js";
+import type { LineProblem, ParsedLine } from "./parse-line.js";
 import type { StoredRecord } from "./records.js";
+import { serializeRecord } from "./serialize.js";
 
 const HEAD = '"schemaVersion":1,"seq":3,"timestamp":"2025-02-11T10:00:00Z"';
 

@@ -1,4 +1,5 @@
-import { isSideRecord, parentSeqOf, type StoredRecord } from "./records.js";
+import { isSideRecord, parentSeqOf } from "./record-kinds.js";
+import type { StoredRecord } from "./records.js";
 
 /** How far a backward walk of a path goes, and from where. */
 export interface DescendingWalkOptions {

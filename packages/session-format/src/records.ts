@@ -1,9 +1,7 @@
 import * as z from "zod";
 import { contentSchema, imageBlockSchema, textBlockSchema } from "./content.js";
 import { lazySchema } from "./lazy-schema.js";
-
-/** The schema version this library writes. Lines with a higher version are kept opaque. */
-export const CURRENT_SCHEMA_VERSION = 1;
+import { COMPACTION_TRIGGERS, MESSAGE_ROLES, STOP_REASONS, TURN_OUTCOMES } from "./record-kinds.js";
 
 /**
  * The schemas below are built on first use (lazySchema): reading checks the hot record types by
@@ -68,8 +66,8 @@ export const usageSchema = lazySchema(() =>
 	}),
 );
 
-export const stopReasonSchema = z.enum(["stop", "length", "toolUse", "error", "aborted"]);
-export const messageRoleSchema = z.enum(["user", "assistant", "toolResult"]);
+export const stopReasonSchema = /* @__PURE__ */ z.enum(STOP_REASONS);
+export const messageRoleSchema = /* @__PURE__ */ z.enum(MESSAGE_ROLES);
 
 export const messageRecordSchema = lazySchema(() =>
 	z.object({
@@ -95,7 +93,7 @@ export const messageRecordSchema = lazySchema(() =>
 	}),
 );
 
-export const compactionTriggerSchema = z.enum(["threshold", "overflow", "manual"]);
+export const compactionTriggerSchema = /* @__PURE__ */ z.enum(COMPACTION_TRIGGERS);
 
 export const pathSettingsSchema = lazySchema(() =>
 	z.object({
@@ -220,7 +218,7 @@ export const uptimeRecordSchema = lazySchema(() =>
 	}),
 );
 
-export const turnOutcomeSchema = z.enum(["completed", "failed", "cancelled"]);
+export const turnOutcomeSchema = /* @__PURE__ */ z.enum(TURN_OUTCOMES);
 
 /** One finished turn: its outcome, duration (counted as uptime), model and usage. */
 export const turnRecordSchema = lazySchema(() =>
@@ -298,45 +296,6 @@ export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 export type RecordType = SessionRecord["recordType"];
 export type MessageRole = MessageRecord["role"];
 
-export const RECORD_TYPES: readonly RecordType[] = [
-	"message",
-	"compaction",
-	"model_change",
-	"thinking_level_change",
-	"session_info",
-	"label",
-	"branch_summary",
-	"custom",
-	"custom_message",
-	"leaf_change",
-	"archive_change",
-	"uptime",
-	"turn",
-	"damage_ack",
-];
-
-/**
- * Side records are about the session, not the conversation: they belong to no branch. They are
- * never tree nodes, never leaves, never on a path, and appending one never creates a branch. A
- * record whose parent is a side record hangs from that side record's own parent. The active
- * leaf after a side record is its parent (resolved the same way): where it was, or, for a
- * `leaf_change`, the leaf it moves to.
- */
-export const SIDE_RECORD_TYPES: ReadonlySet<string> = new Set<RecordType>([
-	"session_info",
-	"label",
-	"leaf_change",
-	"archive_change",
-	"uptime",
-	"turn",
-	"damage_ack",
-]);
-
-/** True for a side record (see SIDE_RECORD_TYPES). Opaque records are tree nodes. */
-export function isSideRecord(record: { recordType: string }): boolean {
-	return SIDE_RECORD_TYPES.has(record.recordType);
-}
-
 /**
  * A line this library does not understand (a newer schemaVersion, or an unknown recordType)
  * but that still has a valid seq. It keeps its place in the tree, contributes nothing to the
@@ -363,16 +322,6 @@ export interface OpaqueRecord {
 
 /** Anything a session log yields: a known record, or an opaque one. */
 export type StoredRecord = SessionRecord | OpaqueRecord;
-
-export function isOpaque(record: StoredRecord): record is OpaqueRecord {
-	return record.recordType === "opaque";
-}
-
-/** The seq of the parent of `record` per the tree rule: absent parentSeq means seq - 1. */
-export function parentSeqOf(record: { seq: number; parentSeq?: number | null | undefined }): number | null {
-	if (record.parentSeq === undefined) return record.seq > 1 ? record.seq - 1 : null;
-	return record.parentSeq;
-}
 
 /**
  * A record as a caller hands it to a store: seq, schemaVersion and timestamp are filled in there,

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseRecordLine, recordLine, serializeRecord } from "./parse.js";
-import { RECORD_TYPES } from "./records.js";
+import { parseRecordLine } from "./parse.js";
+import { RECORD_TYPES } from "./record-kinds.js";
+import { recordLine, serializeRecord } from "./serialize.js";
 import { anyRecord, recordOf } from "./test-arbitraries.js";
 import { user } from "./test-builders.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { compactionSettingsToConfig, DEFAULT_COMPACTION_SETTINGS } from "./compaction-settings.js";
 import { sessionMetadataSchema } from "./metadata.js";
-import { compactionSettingsFromConfig, compactionSettingsToConfig, DEFAULT_COMPACTION_SETTINGS } from "./settings.js";
+import { compactionSettingsFromConfig } from "./settings.js";
 
 describe("CompactionSettings (spec §7.5.1)", () => {
 	it("defaults are the spec's: enabled, reserve 16384, keep recent 20000", () => {

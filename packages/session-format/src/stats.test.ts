@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { emptyMetrics, type SessionMetadata, sessionMetadataSchema } from "./metadata.js";
+import { type SessionMetadata, sessionMetadataSchema } from "./metadata.js";
 import { summarizeSessions } from "./stats.js";
+import { emptyMetrics } from "./token-totals.js";
 
 function session(overrides: Partial<SessionMetadata>): SessionMetadata {
 	return sessionMetadataSchema.parse({

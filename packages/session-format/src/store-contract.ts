@@ -11,7 +11,7 @@
 import type { EphemeralMessage, SessionContext } from "./context.js";
 import type { LeaseHolder } from "./errors.js";
 import type { SessionMetadata, SessionSource } from "./metadata.js";
-import type { LineProblemCode } from "./parse.js";
+import type { LineProblemCode } from "./parse-line.js";
 import type { RecordInput, SessionRecord, StoredRecord } from "./records.js";
 import type { SearchHit } from "./text-search.js";
 

@@ -1,4 +1,4 @@
-import { contentText } from "./content.js";
+import { contentText } from "./content-text.js";
 import { AgentSessionError } from "./errors.js";
 import type { MessageRole, StoredRecord } from "./records.js";
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parentSeqOf, type StoredRecord } from "./records.js";
+import { parentSeqOf } from "./record-kinds.js";
+import type { StoredRecord } from "./records.js";
 import { sessionTree } from "./test-arbitraries.js";
 import { assistant, label, user } from "./test-builders.js";
 import { BRANCHED } from "./test-fixtures.js";

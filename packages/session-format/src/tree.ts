@@ -1,4 +1,5 @@
-import { isSideRecord, type LabelRecord, parentSeqOf, type StoredRecord } from "./records.js";
+import { isSideRecord, parentSeqOf } from "./record-kinds.js";
+import type { LabelRecord, StoredRecord } from "./records.js";
 
 /** Finds a record by seq; what a path walk needs, so a partial set of records (a backward read) works too. */
 export type RecordLookup = (seq: number) => StoredRecord | undefined;

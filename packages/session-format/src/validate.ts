@@ -3,15 +3,8 @@ import { describeValue } from "./describe.js";
 import { InvalidRecordError } from "./errors.js";
 import { fastRecord } from "./fast-record.js";
 import { findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
-import { KNOWN_RECORD_TYPES } from "./parse.js";
-import {
-	CURRENT_SCHEMA_VERSION,
-	RECORD_TYPES,
-	type RecordInput,
-	type SessionHeader,
-	type SessionRecord,
-	sessionRecordSchema,
-} from "./records.js";
+import { CURRENT_SCHEMA_VERSION, KNOWN_RECORD_TYPES, RECORD_TYPES } from "./record-kinds.js";
+import { type RecordInput, type SessionHeader, type SessionRecord, sessionRecordSchema } from "./records.js";
 
 /** An ISO 8601 date-time with a zone, e.g. 2025-02-11T10:00:00Z or 2025-02-11T10:00:00.123+01:00. */
 const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;

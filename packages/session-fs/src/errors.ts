@@ -1,4 +1,9 @@
-import { AgentSessionError, type LeaseHolder, SessionLockedError, SessionNotFoundError } from "@agent/session-format";
+import {
+	AgentSessionError,
+	type LeaseHolder,
+	SessionLockedError,
+	SessionNotFoundError,
+} from "@agent/session-format/reading";
 
 /** Every message this package raises starts with this, so a user can tell where it came from. */
 export const PREFIX = "@agent/session-fs:";

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import type { LeaseHolder } from "@agent/session-format";
+import type { LeaseHolder } from "@agent/session-format/reading";
 import type { lockSync } from "proper-lockfile";
 import { errnoCode, locked, notFound, storageFailure } from "./errors.js";
 import { type SessionPaths, takeoverGuardOf } from "./paths.js";

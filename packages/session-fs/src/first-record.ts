@@ -1,6 +1,6 @@
-import type { StoredRecord } from "@agent/session-format";
+import type { StoredRecord } from "@agent/session-format/reading";
 import { readLinesForward } from "./line-reader.js";
-import { classifyLine } from "./record-reader.js";
+import { classifyLine, classifyLineLoading } from "./record-reader.js";
 
 /**
  * The record with seq 1 when it is the log's first line (the one that carries the session
@@ -14,7 +14,7 @@ export async function readFirstRecord(
 ): Promise<StoredRecord | undefined> {
 	for await (const batch of readLinesForward(fd, { end, chunkBytes: 64 << 10, maxLineBytes })) {
 		for (const raw of batch) {
-			const outcome = classifyLine(raw);
+			const outcome = classifyLine(raw) ?? (await classifyLineLoading(raw));
 			if (outcome.kind === "blank") continue;
 			return outcome.kind === "record" && outcome.record.seq === 1 ? outcome.record : undefined;
 		}

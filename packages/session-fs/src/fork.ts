@@ -4,12 +4,13 @@ import {
 	type ForkOptions,
 	forkedRecord,
 	forkMetadata,
+	loadSchemaChecks,
 	type SessionMetadata,
 	type StoredRecord,
 	serializeRecord,
 	sessionHeaderOf,
 	withSessionHeader,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { invalidArgument } from "./errors.js";
 import type { RawLine } from "./line-reader.js";
 import type { LogView } from "./log-view.js";
@@ -45,6 +46,7 @@ export async function forkSession(
 	store: ResolvedOptions,
 	where: string,
 ): Promise<SessionMetadata> {
+	await loadSchemaChecks();
 	const sourceMeta = source.state.metadata;
 	const atSeq = options.atSeq ?? sourceMeta.leafSeq ?? sourceMeta.lastSeq;
 	if (!Number.isInteger(atSeq) || atSeq < 0 || atSeq > sourceMeta.lastSeq) {
@@ -144,7 +146,8 @@ function readRecordAt(fd: number, entry: PathEntry): StoredRecord {
 	const bytes = Buffer.allocUnsafe(entry.byteLength);
 	readSync(fd, bytes, 0, entry.byteLength, entry.byteOffset);
 	const raw: RawLine = { ...entry, text: bytes.toString("utf8"), line: 0, terminated: true };
+	// forkSession loaded the record schemas: every line is decided here.
 	const outcome = classifyLine(raw);
-	if (outcome.kind !== "record") throw new Error(`seq ${entry.seq} changed while it was forked`);
+	if (outcome?.kind !== "record") throw new Error(`seq ${entry.seq} changed while it was forked`);
 	return outcome.record;
 }

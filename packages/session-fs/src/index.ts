@@ -1,6 +1,6 @@
 export { type BackwardReadOptions, DEFAULT_BACKWARD_CHUNK, readLinesBackward } from "./backward-reader.js";
 export { PREFIX } from "./errors.js";
-export { FileSessionLease } from "./lease.js";
+export type { FileSessionLease } from "./lease.js";
 export {
 	DEFAULT_FORWARD_CHUNK,
 	DEFAULT_MAX_LINE_BYTES,
@@ -14,6 +14,7 @@ export { resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./pa
 export { quickSeq } from "./read-ops.js";
 export {
 	classifyLine,
+	classifyLineLoading,
 	type LineOutcome,
 	type RecordReadOptions,
 	readRecordsBackward,

@@ -1,5 +1,5 @@
 import { hostname } from "node:os";
-import type { AppendResult, LeaseHolder, RecordInput, SessionLease } from "@agent/session-format";
+import type { AppendResult, LeaseHolder, RecordInput, SessionLease } from "@agent/session-format/reading";
 import { aborted, invalidArgument, locked } from "./errors.js";
 import { acquireFileLock, type HeldLock } from "./file-lock.js";
 import { acquireMutex, MutexTimeoutError } from "./mutex.js";

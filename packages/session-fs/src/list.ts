@@ -7,8 +7,9 @@ import {
 	type ListOptions,
 	type ListPage,
 	listingTime,
+	loadSchemaChecks,
 	type SessionMetadata,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { errnoCode, invalidArgument, storageFailure } from "./errors.js";
 import { yieldToEventLoop } from "./line-reader.js";
 import type { MetadataCache } from "./metadata-cache.js";
@@ -60,8 +61,10 @@ export async function readAllMetadata(
 	cache.retain(seen);
 	// After the answer is on its way: the snapshot only speeds up the next process's first listing.
 	setImmediate(() => cache.saveSnapshot());
+	// A file the hand check refused may still be valid (written by other code): the schema decides.
+	if (damaged.length > 0) await loadSchemaChecks();
 	for (const id of damaged) {
-		const metadata = await rebuild(id);
+		const metadata = cache.read(`${root}${sep}${id}${sep}metadata.json`, id) ?? (await rebuild(id));
 		if (metadata) out.push(metadata);
 	}
 	return out;

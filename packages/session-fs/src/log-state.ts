@@ -1,12 +1,12 @@
 import { fstatSync, readSync } from "node:fs";
-import { applyRecord, cloneMetadata, MetadataRebuild, type SessionMetadata } from "@agent/session-format";
+import { applyRecord, cloneMetadata, MetadataRebuild, type SessionMetadata } from "@agent/session-format/reading";
 import { readLinesBackward } from "./backward-reader.js";
 import { readLinesForward } from "./line-reader.js";
 import { type MetadataRead, readMetadataFile } from "./metadata-file.js";
 
 import type { SessionPaths } from "./paths.js";
 import { quickSeq } from "./read-ops.js";
-import { classifyLine } from "./record-reader.js";
+import { classifyLine, classifyLineLoading } from "./record-reader.js";
 
 /** The log as it is now, and metadata that is true of it. */
 export interface LogState {
@@ -38,7 +38,7 @@ export async function loadLogState(
 	options: { chunkBytes?: number; maxLineBytes?: number; checkLastSeq?: boolean } = {},
 ): Promise<LogState> {
 	const size = fstatSync(fd).size;
-	const stored = readMetadataFile(paths.metadata, paths.id);
+	const stored = await readMetadataFile(paths.metadata, paths.id);
 	const cached = stored.state === "ok" ? stored.metadata : undefined;
 	if (cached && cached.logBytes <= size && endsAtLineBoundary(fd, cached.logBytes)) {
 		if (cached.logBytes === size) {
@@ -91,7 +91,7 @@ async function replay(
 		maxLineBytes: read.maxLineBytes,
 	})) {
 		for (const raw of batch) {
-			const outcome = classifyLine(raw);
+			const outcome = classifyLine(raw) ?? (await classifyLineLoading(raw));
 			if (!raw.terminated) {
 				if (outcome.kind !== "record") continue;
 				unterminated = true;

@@ -1,5 +1,5 @@
 import { closeSync } from "node:fs";
-import { AgentSessionError, rebuildBase } from "@agent/session-format";
+import { AgentSessionError, rebuildBase } from "@agent/session-format/reading";
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import { type LogState, loadLogState } from "./log-state.js";
 import { createMetadataFileIfAbsent, readMetadataFile } from "./metadata-file.js";
@@ -28,7 +28,7 @@ export async function openLogView(paths: SessionPaths, options: ResolvedOptions)
 			if (error instanceof AgentSessionError) throw error;
 			throw storageFailure(`could not open ${paths.log} for reading`, error);
 		}
-		const stored = readMetadataFile(paths.metadata, paths.id);
+		const stored = await readMetadataFile(paths.metadata, paths.id);
 		if (stored.state === "missing") throw notFound(paths.id);
 		const metadata = stored.state === "ok" ? stored.metadata : rebuildBase(paths.id);
 		return {

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, readSync, statSync } from "node:fs";
-import type { SessionMetadata } from "@agent/session-format";
+import type { SessionMetadata } from "@agent/session-format/reading";
 import { parseMetadataText } from "./metadata-file.js";
 import { type CachedMetadata, loadSnapshot, saveSnapshot } from "./metadata-snapshot.js";
 import { MAX_METADATA_BYTES, openOwnFile, READ_FLAGS } from "./safe-files.js";
@@ -91,7 +91,7 @@ export class MetadataCache {
 				this.buffer = bigger;
 			}
 			const parsed = parseMetadataText(this.buffer.toString("utf8", 0, length), id);
-			if (parsed.state !== "ok") return undefined;
+			if (parsed?.state !== "ok") return undefined;
 			return {
 				ino: stat.ino,
 				mtimeMs: stat.mtimeMs,

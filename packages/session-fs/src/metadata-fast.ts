@@ -1,4 +1,4 @@
-import type { SessionMetadata } from "@agent/session-format";
+import type { SessionMetadata } from "@agent/session-format/reading";
 
 /**
  * metadata.json checked by hand: the rules of sessionMetadataSchema and its exact output (a copy

@@ -1,7 +1,7 @@
 import { closeSync, fsyncSync, linkSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { rename } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { type SessionMetadata, sessionMetadataSchema } from "@agent/session-format";
+import { loadSchemaChecks, type SessionMetadata, tryCheckMetadata } from "@agent/session-format/reading";
 import { fastMetadata } from "./metadata-fast.js";
 import { isProcessAlive } from "./process-alive.js";
 import { CREATE_FLAGS, MAX_METADATA_BYTES, openOwnFile, readOwnFileCapped } from "./safe-files.js";
@@ -12,13 +12,21 @@ export type MetadataRead =
 	| { state: "invalid"; reason: string };
 
 /** Reads and checks metadata.json; never throws for a missing or damaged file (it is only a cache). */
-export function readMetadataFile(path: string, id: string): MetadataRead {
+export async function readMetadataFile(path: string, id: string): Promise<MetadataRead> {
 	const read = readOwnFileCapped(path, MAX_METADATA_BYTES);
 	if (read.state !== "ok") return read;
-	return parseMetadataText(read.bytes.toString("utf8"), id);
+	const text = read.bytes.toString("utf8");
+	const parsed = parseMetadataText(text, id);
+	if (parsed) return parsed;
+	await loadSchemaChecks();
+	return parseMetadataText(text, id) as MetadataRead;
 }
 
-export function parseMetadataText(text: string, id: string): MetadataRead {
+/**
+ * metadata.json's text checked; undefined when only the schema can decide and it is not loaded
+ * yet (`loadSchemaChecks()` from @agent/session-format, then ask again).
+ */
+export function parseMetadataText(text: string, id: string): MetadataRead | undefined {
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
@@ -28,12 +36,10 @@ export function parseMetadataText(text: string, id: string): MetadataRead {
 	// The files this store writes are checked by hand (same rules, same output); anything else by the schema.
 	let metadata = fastMetadata(value, { reuse: true });
 	if (!metadata) {
-		const result = sessionMetadataSchema.safeParse(value);
-		if (!result.success) {
-			const issue = result.error.issues[0];
-			return { state: "invalid", reason: `${issue?.path.join(".") ?? ""}: ${issue?.message ?? "schema violation"}` };
-		}
-		metadata = result.data;
+		const checked = tryCheckMetadata(value);
+		if (!checked) return undefined;
+		if (!checked.ok) return { state: "invalid", reason: checked.reason };
+		metadata = checked.metadata;
 	}
 	if (metadata.id !== id) return { state: "invalid", reason: `it names session ${metadata.id}, not ${id}` };
 	return { state: "ok", metadata };

@@ -1,4 +1,10 @@
-import { type RecordProblem, type StoredRecord, walkPathDescending } from "@agent/session-format";
+import {
+	loadSchemaChecks,
+	type RecordProblem,
+	type StoredRecord,
+	schemaChecksLoaded,
+	walkPathDescending,
+} from "@agent/session-format/reading";
 import { readLinesBackward } from "./backward-reader.js";
 import { lineNumberer, type RawLine } from "./line-reader.js";
 import { classifyLine, reportProblem } from "./record-reader.js";
@@ -41,10 +47,40 @@ export async function walkPathBackward<T>(
 	options: BackwardPathOptions,
 	keep: (record: StoredRecord, raw: RawLine) => T,
 ): Promise<BackwardPath<T>> {
+	if (schemaChecksLoaded()) return walkOnce(fd, options, keep);
+	// The walk decodes lines in a synchronous callback, where the record schemas cannot be loaded:
+	// a line that needs them ends this walk, and it is walked again once they are. What the first
+	// walk reported is held until it is known to stand, so nothing is reported twice.
+	const held: (() => void)[] = [];
+	const holding: BackwardPathOptions = {
+		...options,
+		onProblem: options.onProblem && ((problem) => held.push(() => options.onProblem?.(problem))),
+		onRecord: options.onRecord && ((record, raw) => held.push(() => options.onRecord?.(record, raw))),
+	};
+	try {
+		const walked = await walkOnce(fd, holding, keep);
+		for (const report of held) report();
+		return walked;
+	} catch (error) {
+		if (error !== SCHEMAS_NEEDED) throw error;
+	}
+	await loadSchemaChecks();
+	return walkOnce(fd, options, keep);
+}
+
+/** Thrown by a walk's decoding when a line needs the record schemas, which are not loaded. */
+const SCHEMAS_NEEDED = Symbol("the record schemas are needed");
+
+async function walkOnce<T>(
+	fd: number,
+	options: BackwardPathOptions,
+	keep: (record: StoredRecord, raw: RawLine) => T,
+): Promise<BackwardPath<T>> {
 	const read = { onProblem: options.onProblem, where: options.where, lineOf: lineNumberer(fd) };
 	const decoded = new WeakMap<RawLine, StoredRecord>();
 	const recordOf = (raw: RawLine): StoredRecord | undefined => {
 		const outcome = classifyLine(raw);
+		if (!outcome) throw SCHEMAS_NEEDED;
 		if (outcome.kind === "blank") return undefined;
 		if (outcome.problem) reportProblem(outcome.problem, read);
 		if (outcome.kind !== "record") return undefined;

@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { assertSessionId } from "@agent/session-format";
+import { assertSessionId } from "@agent/session-format/reading";
 
 /** The store's home: the `home` option, else $AGENT_HOME, else ~/.agent. */
 export function resolveHome(home?: string): string {

@@ -1,4 +1,4 @@
-import type { ReadOptions, StoredRecord } from "@agent/session-format";
+import type { ReadOptions, StoredRecord } from "@agent/session-format/reading";
 import { readLinesBackward } from "./backward-reader.js";
 import { invalidArgument } from "./errors.js";
 import type { LogView } from "./log-view.js";

@@ -1,4 +1,10 @@
-import { CorruptRecordError, parseRecordLine, type RecordProblem, type StoredRecord } from "@agent/session-format";
+import {
+	CorruptRecordError,
+	loadSchemaChecks,
+	type RecordProblem,
+	type StoredRecord,
+	tryParseRecordLine,
+} from "@agent/session-format/reading";
 import { readLinesBackward } from "./backward-reader.js";
 import { lineNumberer, type RawLine, readLinesForward } from "./line-reader.js";
 
@@ -11,8 +17,12 @@ export type LineOutcome =
  * What one line of a log holds, by the reader rules of docs/session-format.md. A last line
  * without its LF that parses is a record (its write landed but for the newline); one that does
  * not parse is a torn tail: reported, never thrown, the end of the log. Blank lines are skipped.
+ *
+ * Undefined when only the record schemas can decide the line and they are not loaded yet: the
+ * caller awaits classifyLineLoading(raw) for it. Reading then never loads zod for the lines this
+ * library writes (see schemas-on-demand in @agent/session-format).
  */
-export function classifyLine(raw: RawLine): LineOutcome {
+export function classifyLine(raw: RawLine): LineOutcome | undefined {
 	const where = { line: raw.line, byteOffset: raw.byteOffset };
 	if (raw.oversized) {
 		const problem: RecordProblem = raw.terminated
@@ -25,7 +35,8 @@ export function classifyLine(raw: RawLine): LineOutcome {
 		return { kind: "problem", problem };
 	}
 	if (isBlank(raw.text)) return { kind: "blank" };
-	const parsed = parseRecordLine(raw.text);
+	const parsed = tryParseRecordLine(raw.text);
+	if (!parsed) return undefined;
 	if (!parsed.ok) {
 		if (!raw.terminated) {
 			return {
@@ -50,6 +61,12 @@ export function classifyLine(raw: RawLine): LineOutcome {
 		};
 	}
 	return { kind: "record", record: parsed.record };
+}
+
+/** classifyLine's answer for a line it could not decide without the record schemas: loads them first. */
+export async function classifyLineLoading(raw: RawLine): Promise<LineOutcome> {
+	await loadSchemaChecks();
+	return classifyLine(raw) as LineOutcome;
 }
 
 /** A line of JSON whitespace only (space, tab, CR) carries nothing. */
@@ -116,7 +133,7 @@ async function* recordsOf(batches: AsyncIterable<RawLine[]>, options: RecordRead
 	for await (const batch of batches) {
 		options.signal?.throwIfAborted();
 		for (const raw of batch) {
-			const outcome = classifyLine(raw);
+			const outcome = classifyLine(raw) ?? (await classifyLineLoading(raw));
 			if (outcome.kind === "blank") continue;
 			if (outcome.problem) reportProblem(outcome.problem, options);
 			if (outcome.kind === "record") yield outcome.record;

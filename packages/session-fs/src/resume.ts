@@ -6,7 +6,7 @@ import {
 	type RecordProblem,
 	type SessionMetadata,
 	type StoredRecord,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { invalidArgument } from "./errors.js";
 import { readFirstRecord } from "./first-record.js";
 import type { LogView } from "./log-view.js";

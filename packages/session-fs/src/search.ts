@@ -6,11 +6,11 @@ import {
 	type StoredRecord,
 	type TextMatcher,
 	textMatcher,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { aborted, errnoCode } from "./errors.js";
-import { readLinesForward } from "./line-reader.js";
+import { type RawLine, readLinesForward } from "./line-reader.js";
 import type { SessionPaths } from "./paths.js";
-import { classifyLine } from "./record-reader.js";
+import { classifyLine, classifyLineLoading } from "./record-reader.js";
 import { openOwnFile, READ_FLAGS } from "./safe-files.js";
 
 export const DEFAULT_SEARCH_LIMIT = 100;
@@ -71,7 +71,7 @@ async function searchLog(
 		const size = fstatSync(fd).size;
 		// A query in printable ASCII (it has a raw pattern) is looked for in the bytes of a whole log.
 		if (matcher.rawPattern !== undefined && size <= WHOLE_LOG_BYTES) {
-			searchBytes(whole.read(fd, size), session, matcher, whole.pattern(matcher.rawPattern), hits, limit);
+			await searchBytes(whole.read(fd, size), session, matcher, whole.pattern(matcher.rawPattern), hits, limit);
 			return;
 		}
 		for await (const batch of readLinesForward(fd, {
@@ -80,7 +80,7 @@ async function searchLog(
 		})) {
 			for (const line of batch) {
 				if (line.oversized || (rawWord !== undefined && !rawWord.test(line.text))) continue;
-				const outcome = classifyLine(line);
+				const outcome = classifyLine(line) ?? (await classifyLineLoading(line));
 				if (outcome.kind !== "record") continue;
 				if (!add(hits, limit, matcher.match(session.id, outcome.record, session.name))) return;
 			}
@@ -125,14 +125,14 @@ class WholeLogs {
  * ASCII letters with ASCII letters (faster than lowering the text first, which costs a pass of
  * its own); only the lines it lands in are decoded (UTF-8), parsed and matched, in log order.
  */
-function searchBytes(
+async function searchBytes(
 	bytes: Buffer,
 	session: SessionMetadata,
 	matcher: TextMatcher,
 	pattern: RegExp,
 	hits: SearchHit[],
 	limit: number,
-): void {
+): Promise<void> {
 	const text = bytes.toString("latin1");
 	pattern.lastIndex = 0;
 	let found = pattern.exec(text);
@@ -140,14 +140,15 @@ function searchBytes(
 		const start = text.lastIndexOf("\n", found.index) + 1;
 		const newline = text.indexOf("\n", found.index);
 		const end = newline < 0 ? text.length : newline;
-		const outcome = classifyLine({
+		const raw: RawLine = {
 			text: bytes.toString("utf8", start, end),
 			line: 0,
 			byteOffset: start,
 			byteLength: end - start,
 			terminated: newline >= 0,
 			oversized: false,
-		});
+		};
+		const outcome = classifyLine(raw) ?? (await classifyLineLoading(raw));
 		if (outcome.kind === "record" && !add(hits, limit, matcher.match(session.id, outcome.record, session.name))) {
 			return;
 		}

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, openSync } from "node:fs";
-import { newSessionId } from "@agent/session-format";
+import { newSessionId } from "@agent/session-format/reading";
 import { errnoCode, storageFailure } from "./errors.js";
 import type { Durability } from "./options.js";
 import { type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";

@@ -28,14 +28,11 @@ import {
 	type SessionStore,
 	type StoredRecord,
 	type VerifyReport,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
-import { writeDeferredSession } from "./deferred.js";
 import { iterate } from "./deferred-reads.js";
 import { errnoCode, invalidArgument, PREFIX, storageFailure } from "./errors.js";
 import { keepFileSizeSignalHarmless } from "./file-size-signal.js";
-import { forkSession } from "./fork.js";
-import { acquireLease, withLease } from "./lease.js";
 import { DEFAULT_FORWARD_CHUNK, DEFAULT_MAX_LINE_BYTES } from "./line-reader.js";
 import { holdsSession, pageOf, readAllMetadata } from "./list.js";
 import { closeLogView, openLogView, withLogView } from "./log-view.js";
@@ -49,7 +46,9 @@ import { resumeSession } from "./resume.js";
 import { makePrivateDir } from "./safe-files.js";
 import { searchLogs } from "./search.js";
 import { createLog, makeSessionDir, makeSessionsRoot, syncNewDirectory } from "./session-files.js";
-import { verifySession } from "./verify.js";
+
+/** The writing half (write-ops.ts), loaded by the first operation that writes or verifies. */
+const writing = () => import("./write-ops.js");
 
 function isSymbolicLink(path: string): boolean {
 	return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
@@ -129,17 +128,20 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	async append(id: string, records: readonly RecordInput[], options: AppendOptions = {}): Promise<AppendResult> {
 		const paths = this.pathsOf(id);
 		if (this.deferred.has(id)) {
+			const { prepareBatch } = await writing();
 			const release = await acquireMutex(paths.dir, options.waitMs ?? this.options.waitMs, options.signal);
 			try {
 				if (this.deferred.has(id)) {
-					const held = this.deferred.hold(id, records, this.options.now().toISOString());
-					if (held.firstReply) this.writeDeferred(paths);
+					const now = this.options.now().toISOString();
+					const held = this.deferred.hold(id, (metadata) => prepareBatch(metadata, records, now));
+					if (held.firstReply) await this.writeDeferred(paths);
 					return { records: held.records, metadata: held.metadata };
 				}
 			} finally {
 				release();
 			}
 		}
+		const { withLease } = await writing();
 		return withLease(paths, this.options, options, (writer) => writer.append(records));
 	}
 
@@ -202,17 +204,20 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 
 	async lease(id: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<SessionLease> {
 		const paths = await this.materialized(id);
+		const { acquireLease } = await writing();
 		return acquireLease(paths, this.options, options);
 	}
 
 	async fork(id: string, options: ForkOptions = {}): Promise<SessionMetadata> {
 		const paths = await this.materialized(id);
 		if (options.name !== undefined) checkName(options.name);
+		const { forkSession } = await writing();
 		return withLogView(paths, this.options, (view) => forkSession(view, options, this.options, this.where(id)));
 	}
 
 	async branch(id: string, atSeq: number): Promise<SessionMetadata> {
 		const paths = await this.materialized(id);
+		const { withLease } = await writing();
 		const result = await withLease(paths, this.options, {}, async (writer) => {
 			const lastSeq = writer.current.lastSeq;
 			if (!Number.isInteger(atSeq) || atSeq < 1 || atSeq > lastSeq) {
@@ -243,6 +248,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	async label(id: string, targetSeq: number, label: string): Promise<SessionMetadata> {
 		if (typeof label !== "string") throw invalidArgument(`a label must be a string, got ${typeof label}`);
 		const paths = await this.materialized(id);
+		const { withLease } = await writing();
 		const result = await withLease(paths, this.options, {}, async (writer) => {
 			const lastSeq = writer.current.lastSeq;
 			if (!Number.isInteger(targetSeq) || targetSeq < 1 || targetSeq > lastSeq) {
@@ -298,6 +304,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	/** SessionImportTarget: records exactly as given, under the lease; their seqs continue the log. */
 	async appendExact(id: string, records: readonly StoredRecord[]): Promise<void> {
 		const paths = await this.materialized(id);
+		const { withLease } = await writing();
 		await withLease(paths, this.options, {}, (writer) => writer.appendExact(records));
 	}
 
@@ -306,6 +313,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		const paths = this.pathsOf(id);
 		if (this.deferred.delete(id)) return;
 		const trash = join(sessionsRoot(this.home), `.deleted-${id}-${process.pid}-${Date.now()}`);
+		const { acquireLease } = await writing();
 		const lease = await acquireLease(paths, this.options, {});
 		try {
 			await lease.run(async () => {
@@ -346,6 +354,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	 */
 	async repair(id: string): Promise<VerifyReport> {
 		const paths = await this.materialized(id);
+		const { verifySession, withLease } = await writing();
 		return withLease(paths, this.options, {}, async (writer) => {
 			const first = await verifySession(paths, this.verifyOptions());
 			const acks = first.unacknowledged.map(
@@ -372,6 +381,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		const paths = this.pathsOf(id);
 		const pending = this.deferred.get(id);
 		if (pending) return { sessionId: id, ok: true, problems: [], records: pending.records.length, bytes: 0 };
+		const { verifySession } = await writing();
 		return (await verifySession(paths, this.verifyOptions())).report;
 	}
 
@@ -391,6 +401,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 
 	private async appendOne(id: string, record: RecordInput): Promise<AppendResult> {
 		const paths = await this.materialized(id);
+		const { withLease } = await writing();
 		return withLease(paths, this.options, {}, (writer) => writer.append([record]));
 	}
 
@@ -401,13 +412,15 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		record: RecordInput,
 	): Promise<SessionMetadata> {
 		const paths = await this.materialized(id);
+		const { withLease } = await writing();
 		return withLease(paths, this.options, {}, async (writer) =>
 			already(writer.current) ? cloneMetadata(writer.current) : (await writer.append([record])).metadata,
 		);
 	}
 
 	/** Writes a deferred session out as it stands; it is then an ordinary session. */
-	private writeDeferred(paths: SessionPaths): void {
+	private async writeDeferred(paths: SessionPaths): Promise<void> {
+		const { writeDeferredSession } = await writing();
 		const held = this.deferred.take(paths.id);
 		if (!held) return;
 		try {
@@ -424,7 +437,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		if (!this.deferred.has(id)) return paths;
 		const release = await acquireMutex(paths.dir, this.options.waitMs);
 		try {
-			this.writeDeferred(paths);
+			await this.writeDeferred(paths);
 		} finally {
 			release();
 		}

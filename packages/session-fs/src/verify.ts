@@ -6,13 +6,13 @@ import {
 	type SessionMetadata,
 	type VerifyProblem,
 	type VerifyReport,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import { readLinesForward } from "./line-reader.js";
 import { type MetadataRead, readMetadataFile } from "./metadata-file.js";
 
 import type { SessionPaths } from "./paths.js";
-import { classifyLine } from "./record-reader.js";
+import { classifyLine, classifyLineLoading } from "./record-reader.js";
 import { openOwnFile, READ_FLAGS } from "./safe-files.js";
 
 /** A damaged line in the middle of the log, as repair acknowledges it. */
@@ -52,7 +52,7 @@ export async function verifySession(
 ): Promise<VerifyOutcome> {
 	const directory = directoryProblem(paths);
 	if (directory) return { report: failed(paths.id, [directory]), unacknowledged: [] };
-	const stored = readMetadataFile(paths.metadata, paths.id);
+	const stored = await readMetadataFile(paths.metadata, paths.id);
 	let fd: number | undefined;
 	try {
 		fd = openOwnFile(paths.log, READ_FLAGS);
@@ -88,7 +88,7 @@ export async function verifySession(
 			})) {
 				for (const raw of batch) {
 					if (raw.terminated) logBytes = raw.byteOffset + raw.byteLength + 1;
-					const outcome = classifyLine(raw);
+					const outcome = classifyLine(raw) ?? (await classifyLineLoading(raw));
 					if (outcome.kind === "blank") continue;
 					const where = { line: raw.line, byteOffset: raw.byteOffset };
 					if (outcome.kind === "problem") {

@@ -22,7 +22,7 @@ import { removeDeadWritersTemps, writeMetadataFile, writeMetadataFileInBackgroun
 import type { ResolvedOptions } from "./options.js";
 import { walkPathBackward } from "./path-walk.js";
 import type { SessionPaths } from "./paths.js";
-import { classifyLine } from "./record-reader.js";
+import { classifyLine, classifyLineLoading } from "./record-reader.js";
 import { APPEND_FLAGS, assertRealDirectory, openOwnFile } from "./safe-files.js";
 import { appendAll, copyRange, datasync } from "./write-bytes.js";
 
@@ -218,7 +218,7 @@ export class SessionWriter {
 			maxLineBytes: this.options.maxLineBytes,
 		})) {
 			for (const raw of batch) {
-				const outcome = classifyLine(raw);
+				const outcome = classifyLine(raw) ?? (await classifyLineLoading(raw));
 				if (outcome.kind !== "record") continue;
 				if (outcome.record.seq === seq) return outcome.record;
 				if (outcome.record.seq < seq) return undefined;

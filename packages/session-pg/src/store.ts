@@ -18,6 +18,7 @@ import {
 	type OpenedSession,
 	type OpenOptions,
 	openInMemory,
+	prepareBatch,
 	type ReadOptions,
 	type RecordInput,
 	type SearchHit,
@@ -141,7 +142,8 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		assertSessionId(id);
 		options.signal?.throwIfAborted();
 		if (this.deferred.has(id)) {
-			const held = this.deferred.hold(id, records, this.now().toISOString());
+			const now = this.now().toISOString();
+			const held = this.deferred.hold(id, (metadata) => prepareBatch(metadata, records, now));
 			if (held.firstReply) await this.materialize(id);
 			return { records: held.records, metadata: held.metadata };
 		}

@@ -1,5 +1,5 @@
 import { abandonedBranch, type BranchSummaryRecordInput, summarizeBranch } from "@agent/compaction";
-import type { SessionStore } from "@agent/session-format";
+import type { SessionStore } from "@agent/session-format/reading";
 import type { ResolvedModel } from "./models.js";
 
 /**

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { DEFAULT_PRUNE_MINIMUM_TOKENS } from "@agent/compaction";
-import { AgentSessionError, type CompactionSettings, compactionSettingsFromConfig } from "@agent/session-format";
+import { AgentSessionError, type CompactionSettings, compactionSettingsOf } from "@agent/session-format/reading";
 import type { AgentConfigFile, ScheduledJob } from "./config-file.js";
 
 /** The configuration the runtime uses, camelCased and with defaults applied. */
@@ -26,7 +26,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 /** Applies defaults to a parsed config file. */
 export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 	const config: AgentConfig = {
-		compaction: compactionSettingsFromConfig(spec(file.compaction)),
+		compaction: compactionSettingsOf(spec(file.compaction)),
 		durability: file.durability ?? "write",
 		llmTitles: file.llm_titles ?? false,
 		maxToolSteps: file.max_tool_steps ?? DEFAULT_MAX_TOOL_STEPS,

@@ -5,7 +5,7 @@ import type {
 	SessionLease,
 	SessionMetadata,
 	SessionStore,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 
 /**
  * The lease of a turn on a session created with `deferred: true` that has not been written yet.

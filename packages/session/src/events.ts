@@ -1,4 +1,4 @@
-import type { CompactionTrigger, SessionMetadata, SessionRecord } from "@agent/session-format";
+import type { CompactionTrigger, SessionMetadata, SessionRecord } from "@agent/session-format/reading";
 
 /** A failure as carried by events: the error's code and message. */
 export interface EventError {

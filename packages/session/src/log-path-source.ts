@@ -1,5 +1,5 @@
 import type { PathSource } from "@agent/compaction";
-import { isSideRecord, parentSeqOf, type SessionStore, type StoredRecord } from "@agent/session-format";
+import { isSideRecord, parentSeqOf, type SessionStore, type StoredRecord } from "@agent/session-format/reading";
 
 /** The log turned out not to be one straight line: its path must be found first. */
 export class NotLinear extends Error {

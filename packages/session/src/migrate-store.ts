@@ -6,7 +6,7 @@ import {
 	type SessionStore,
 	type StoredRecord,
 	serializeRecord,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 
 /** Where a copy stands, after each session. */
 export interface MigrationProgress {

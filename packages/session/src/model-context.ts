@@ -1,5 +1,5 @@
 import { oversizedBlockTokens } from "@agent/compaction";
-import type { OpenOptions, SessionStore } from "@agent/session-format";
+import type { OpenOptions, SessionStore } from "@agent/session-format/reading";
 import { resolveHome } from "@agent/session-fs";
 import { type AgentConfig, loadConfig } from "./config.js";
 import { contextWindowOf, defaultModelIn } from "./model-names.js";

@@ -1,4 +1,4 @@
-import { AgentSessionError } from "@agent/session-format";
+import { AgentSessionError } from "@agent/session-format/reading";
 import type { Api, getEnvApiKey, getModels, getProviders, KnownProvider, Model } from "@mariozechner/pi-ai";
 
 /**

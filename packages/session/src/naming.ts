@@ -1,4 +1,4 @@
-import { type ContentBlock, contentText } from "@agent/session-format";
+import { type ContentBlock, contentText } from "@agent/session-format/reading";
 import { complete } from "@mariozechner/pi-ai";
 import type { ResolvedModel } from "./models.js";
 

@@ -1,4 +1,4 @@
-import type { ContentBlock, ContextMessage, RecordInput, Usage } from "@agent/session-format";
+import type { ContentBlock, ContextMessage, RecordInput, Usage } from "@agent/session-format/reading";
 import type {
 	Api,
 	AssistantMessage,

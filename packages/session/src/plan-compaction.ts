@@ -10,7 +10,7 @@ import {
 	summaryMaxTokens,
 	truncateOversizedBlocks,
 } from "@agent/compaction";
-import type { CompactionSettings, SessionStore } from "@agent/session-format";
+import type { CompactionSettings, SessionStore } from "@agent/session-format/reading";
 import { linearLogSource, NotLinear } from "./log-path-source.js";
 import type { ResolvedModel } from "./models.js";
 

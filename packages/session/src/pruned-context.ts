@@ -1,5 +1,5 @@
 import { pruneToolOutputs, truncateOversizedBlocks } from "@agent/compaction";
-import type { OpenedSession, SessionContext } from "@agent/session-format";
+import type { OpenedSession, SessionContext } from "@agent/session-format/reading";
 
 /** What pruning took out of a context: the tool results whose output was replaced, and the tokens saved. */
 export interface PrunedOutputs {

@@ -24,7 +24,7 @@ import {
 	type SessionStore,
 	type TurnRecord,
 	textBlock,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { resolveHome } from "@agent/session-fs";
 import { summaryOfBranchLeft } from "./branch-left.js";
 import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";

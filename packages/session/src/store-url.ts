@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { AgentSessionError, type SessionStore } from "@agent/session-format";
+import { AgentSessionError, type SessionStore } from "@agent/session-format/reading";
 import { createFileStore, resolveHome } from "@agent/session-fs";
 import { openPgStore, PgSessionStore } from "@agent/session-pg";
 

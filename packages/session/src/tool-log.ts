@@ -1,4 +1,4 @@
-import { type ContentBlock, type StoredRecord, toolCallsOf } from "@agent/session-format";
+import { type ContentBlock, type StoredRecord, toolCallsOf } from "@agent/session-format/reading";
 
 /** One tool execution, as the log tells it. */
 export interface ToolExecution {

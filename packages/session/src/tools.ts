@@ -1,4 +1,4 @@
-import type { ContentBlock, ToolCallBlock } from "@agent/session-format";
+import type { ContentBlock, ToolCallBlock } from "@agent/session-format/reading";
 import type { Tool } from "@mariozechner/pi-ai";
 
 /** What a tool run returns: the content of the toolResult record. */

@@ -4,7 +4,7 @@ import {
 	type SessionRecord,
 	type TurnOutcome,
 	type Usage,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { toEventError } from "./events.js";
 
 /**

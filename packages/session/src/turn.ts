@@ -10,7 +10,7 @@ import {
 	type SessionRecord,
 	type SessionStore,
 	toolCallsOf,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import {
 	type AssistantMessage,
 	isContextOverflow,

@@ -1,4 +1,4 @@
-import { InvalidRecordError, type RecordInput, type SessionStore } from "@agent/session-format";
+import { InvalidRecordError, type RecordInput, type SessionStore } from "@agent/session-format/reading";
 import { Command } from "commander";
 import { SESSION_ID_HELP, secondsOption } from "../args.js";
 import type { CliContext } from "../cli-context.js";

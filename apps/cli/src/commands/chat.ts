@@ -1,6 +1,6 @@
 import readline from "node:readline";
 import type { AgentSessions } from "@agent/session";
-import { isAgentSessionError } from "@agent/session-format";
+import { isAgentSessionError } from "@agent/session-format/reading";
 import { Command } from "commander";
 import type { CliContext } from "../cli-context.js";
 import { errorLine } from "../errors.js";

@@ -1,5 +1,5 @@
 import type { AgentSessions } from "@agent/session";
-import type { CreateSessionOptions, SessionSource } from "@agent/session-format";
+import type { CreateSessionOptions, SessionSource } from "@agent/session-format/reading";
 import { Command, Option } from "commander";
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../errors.js";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { ExportFormat } from "@agent/interop";
-import type { SessionStore, StoredRecord } from "@agent/session-format";
+import type { SessionStore, StoredRecord } from "@agent/session-format/reading";
 import { Command, Option } from "commander";
 import { SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { ListOptions, SessionSource } from "@agent/session-format";
+import type { ListOptions, SessionSource } from "@agent/session-format/reading";
 import { Command, Option } from "commander";
 import { integerOption } from "../args.js";
 import type { CliContext } from "../cli-context.js";

@@ -1,5 +1,5 @@
 import readline from "node:readline";
-import type { SessionMetadata } from "@agent/session-format";
+import type { SessionMetadata } from "@agent/session-format/reading";
 import { Command } from "commander";
 import type { CliContext } from "../cli-context.js";
 import { ReportedFailure, UsageError } from "../errors.js";

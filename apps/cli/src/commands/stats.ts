@@ -1,4 +1,4 @@
-import { type SessionStats, summarizeSessions } from "@agent/session-format";
+import { type SessionStats, summarizeSessions } from "@agent/session-format/reading";
 import { Command } from "commander";
 import type { CliContext } from "../cli-context.js";
 import type { Paint } from "../io/colors.js";

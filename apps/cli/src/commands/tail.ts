@@ -1,4 +1,4 @@
-import type { StoredRecord } from "@agent/session-format";
+import type { StoredRecord } from "@agent/session-format/reading";
 import { Command } from "commander";
 import { integerOption, SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";

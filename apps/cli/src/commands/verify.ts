@@ -1,4 +1,4 @@
-import type { SessionStore, VerifyProblem, VerifyReport } from "@agent/session-format";
+import type { SessionStore, VerifyProblem, VerifyReport } from "@agent/session-format/reading";
 import { Command } from "commander";
 import type { CliContext } from "../cli-context.js";
 import { ReportedFailure } from "../errors.js";

@@ -1,4 +1,4 @@
-import { type RecordProblem, type StoredRecord, serializeRecord } from "@agent/session-format";
+import { type RecordProblem, type StoredRecord, serializeRecord } from "@agent/session-format/reading";
 
 /** A record as --json prints it: exactly the object of its line in the log (opaque ones included). */
 export function recordJson(record: StoredRecord): unknown {

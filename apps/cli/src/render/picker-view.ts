@@ -1,4 +1,4 @@
-import type { SessionMetadata } from "@agent/session-format";
+import type { SessionMetadata } from "@agent/session-format/reading";
 import type { Paint } from "../io/colors.js";
 import { formatCount } from "./format.js";
 

@@ -1,4 +1,4 @@
-import { type ContentBlock, parentSeqOf, type StoredRecord } from "@agent/session-format";
+import { type ContentBlock, parentSeqOf, type StoredRecord } from "@agent/session-format/reading";
 import type { Paint } from "../io/colors.js";
 import { firstLine, indent, shortTime } from "./format.js";
 

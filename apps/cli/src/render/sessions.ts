@@ -1,4 +1,4 @@
-import { modelLabel, type SessionMetadata } from "@agent/session-format";
+import { modelLabel, type SessionMetadata } from "@agent/session-format/reading";
 import type { Paint } from "../io/colors.js";
 import { formatCount, shortTime } from "./format.js";
 import { renderTable } from "./table.js";

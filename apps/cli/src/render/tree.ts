@@ -1,4 +1,4 @@
-import type { SessionTree, StoredRecord } from "@agent/session-format";
+import type { SessionTree, StoredRecord } from "@agent/session-format/reading";
 import type { Paint } from "../io/colors.js";
 import { recordGist, recordKind } from "./records.js";
 

@@ -1,4 +1,4 @@
-import type { VerifyProblem, VerifyReport } from "@agent/session-format";
+import type { VerifyProblem, VerifyReport } from "@agent/session-format/reading";
 import type { Paint } from "../io/colors.js";
 import { formatBytes, formatCount } from "./format.js";
 

@@ -1,4 +1,4 @@
-import type { ListPage, SessionContext, SessionMetadata, StoredRecord } from "@agent/session-format";
+import type { ListPage, SessionContext, SessionMetadata, StoredRecord } from "@agent/session-format/reading";
 
 /** An API error as the server reports it. */
 export class ApiError extends Error {

@@ -1,4 +1,4 @@
-import { contentText, type SessionTree, type StoredRecord } from "@agent/session-format";
+import { contentText, type SessionTree, type StoredRecord } from "@agent/session-format/reading";
 import { preview } from "./format.js";
 import { hasRow } from "./shown-records.js";
 

@@ -1,4 +1,4 @@
-import { modelLabel } from "@agent/session-format";
+import { modelLabel } from "@agent/session-format/reading";
 import type { ModelList } from "./api.js";
 import { byId, h, replaceChildren } from "./dom.js";
 

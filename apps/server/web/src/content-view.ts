@@ -1,4 +1,4 @@
-import type { ContentBlock } from "@agent/session-format";
+import type { ContentBlock } from "@agent/session-format/reading";
 import { type Child, h } from "./dom.js";
 import { argumentsPreview, preview } from "./format.js";
 import { markdownElement } from "./markdown-view.js";

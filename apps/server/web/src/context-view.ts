@@ -1,4 +1,4 @@
-import type { ContextMessage } from "@agent/session-format";
+import type { ContextMessage } from "@agent/session-format/reading";
 import type { ContextView } from "./api.js";
 import { renderBlocks, renderToolResult } from "./content-view.js";
 import { h } from "./dom.js";

@@ -1,4 +1,4 @@
-import type { CompactionRecord, MessageRecord, StoredRecord } from "@agent/session-format";
+import type { CompactionRecord, MessageRecord, StoredRecord } from "@agent/session-format/reading";
 import { renderBlocks, renderToolResult } from "./content-view.js";
 import { h } from "./dom.js";
 import { compactNumber, formatCost, fullDate, shortTime } from "./format.js";

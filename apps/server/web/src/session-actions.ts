@@ -1,4 +1,4 @@
-import { contentText, type StoredRecord } from "@agent/session-format";
+import { contentText, type StoredRecord } from "@agent/session-format/reading";
 import type { ExportFormat } from "./api.js";
 import { CompactionDialog } from "./compaction-dialog.js";
 import { byId, h } from "./dom.js";

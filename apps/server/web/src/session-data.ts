@@ -1,4 +1,4 @@
-import { SessionTree, type StoredRecord } from "@agent/session-format";
+import { SessionTree, type StoredRecord } from "@agent/session-format/reading";
 import type { Api } from "./api.js";
 
 /** The first page is small (it only has to fill the screen at the latest message); older pages are larger. */

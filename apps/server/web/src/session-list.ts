@@ -1,4 +1,4 @@
-import { modelLabel, type SessionMetadata } from "@agent/session-format";
+import { modelLabel, type SessionMetadata } from "@agent/session-format/reading";
 import type { Api } from "./api.js";
 import { h } from "./dom.js";
 import { fullDate, relativeTime } from "./format.js";

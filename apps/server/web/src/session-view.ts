@@ -6,7 +6,7 @@ import {
 	type SessionMetadata,
 	SessionTree,
 	type StoredRecord,
-} from "@agent/session-format";
+} from "@agent/session-format/reading";
 import { type Api, ApiError, type ModelList } from "./api.js";
 import { branchTips, latestLeafUnder, leafLabel, shownAt } from "./branches.js";
 import { Composer } from "./composer.js";

@@ -1,4 +1,4 @@
-import type { StoredRecord } from "@agent/session-format";
+import type { StoredRecord } from "@agent/session-format/reading";
 
 /** Whether a record has a row of its own in the transcript. */
 export function hasRow(record: StoredRecord): boolean {

@@ -1,4 +1,4 @@
-import type { SessionTree, StoredRecord } from "@agent/session-format";
+import type { SessionTree, StoredRecord } from "@agent/session-format/reading";
 import { siblingsOf } from "./branches.js";
 import { hasRow } from "./shown-records.js";
 

@@ -1,4 +1,4 @@
-import type { SessionTree, StoredRecord } from "@agent/session-format";
+import type { SessionTree, StoredRecord } from "@agent/session-format/reading";
 import { hasRow } from "./shown-records.js";
 
 /** One line of the tree: a record and how deep it sits (one level per branch point above it). */

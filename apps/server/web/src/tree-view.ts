@@ -1,4 +1,4 @@
-import { contentText, type SessionTree, type StoredRecord } from "@agent/session-format";
+import { contentText, type SessionTree, type StoredRecord } from "@agent/session-format/reading";
 import { h } from "./dom.js";
 import { preview } from "./format.js";
 import { type TreeLine, treeLines } from "./tree-lines.js";

@@ -1,0 +1,138 @@
+/**
+ * @agent/session-format/reading: everything of this package but what needs the zod schemas (the
+ * schemas themselves, validating appends, parsing with a full check). A reader (a listing, a
+ * resume, a tail, a search) imports from here, so that its process never loads zod: the records
+ * and metadata.json files this library writes are checked by hand, and what that check does not
+ * accept is decided by the schemas loaded on demand (loadSchemaChecks). Types are all here.
+ */
+export { appendViolation, type InvariantViolation } from "./append-invariants.js";
+export { checkCompactions, type ReadLogPath } from "./compaction-check.js";
+export {
+	type CompactionSettings,
+	compactionSettingsOf,
+	compactionSettingsToConfig,
+	DEFAULT_COMPACTION_SETTINGS,
+} from "./compaction-settings.js";
+export type { ContentBlock, ImageBlock, TextBlock, ThinkingBlock, ToolCallBlock } from "./content.js";
+export { contentText, textBlock, toolCallsOf } from "./content-text.js";
+export {
+	type BuildContextOptions,
+	branchSummaryText,
+	buildContext,
+	buildContextFromPath,
+	type ContextMessage,
+	type ContextOrigin,
+	compactionSummaryText,
+	contextMessageOf,
+	type EphemeralMessage,
+	type SessionContext,
+} from "./context.js";
+export { DeferredSessions, type HeldSession } from "./deferred-sessions.js";
+export {
+	type AgentErrorCode,
+	AgentSessionError,
+	CorruptRecordError,
+	InvalidRecordError,
+	InvalidSessionIdError,
+	isAgentSessionError,
+	type LeaseHolder,
+	SessionLockedError,
+	SessionNotFoundError,
+} from "./errors.js";
+export { checkExactSeqs, creationFactsOf } from "./exact-records.js";
+export { forkedRecord, forkMetadata, withSessionHeader } from "./fork-plan.js";
+export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
+export { FIELD_LIMITS, findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
+export { decodeListCursor, encodeListCursor, type ListCursor, listingTime } from "./list-cursor.js";
+export type { ParsedLog, ParseLogOptions } from "./log.js";
+export type { SessionMetadata, SessionMetrics, SessionSource, TokenTotals } from "./metadata.js";
+export {
+	applyLegacyCreationFacts,
+	applyLegacyRunningFacts,
+	applyRecord,
+	cloneMetadata,
+	modelDefault,
+	newMetadata,
+	rebuildBase,
+	sessionHeaderOf,
+} from "./metadata-derive.js";
+export { hasHeader, MetadataRebuild } from "./metadata-rebuild.js";
+export { LEGACY_TOOL_NAMES, migrateRecord } from "./migrate.js";
+export { modelLabel } from "./model-label.js";
+export { contextOf, openInMemory } from "./open-path.js";
+export type { LineProblem, LineProblemCode, ParsedLine, SchemaCheck } from "./parse-line.js";
+export { PathSettingsFollower, pathSettingsOf } from "./path-settings.js";
+export { type DescendingPath, type DescendingWalkOptions, walkPathDescending } from "./path-walk.js";
+export {
+	COMPACTION_TRIGGERS,
+	CURRENT_SCHEMA_VERSION,
+	isOpaque,
+	isSideRecord,
+	KNOWN_RECORD_TYPES,
+	MESSAGE_ROLES,
+	parentSeqOf,
+	RECORD_TYPES,
+	SESSION_SOURCES,
+	SIDE_RECORD_TYPES,
+	STOP_REASONS,
+	TURN_OUTCOMES,
+} from "./record-kinds.js";
+export type {
+	ArchiveChangeRecord,
+	BranchSummaryRecord,
+	CompactionRecord,
+	CompactionTrigger,
+	CustomMessageRecord,
+	CustomRecord,
+	DamageAckRecord,
+	LabelRecord,
+	LeafChangeRecord,
+	MessageRecord,
+	MessageRole,
+	ModelChangeRecord,
+	OpaqueRecord,
+	PathSettings,
+	RecordInput,
+	RecordType,
+	SessionHeader,
+	SessionInfoRecord,
+	SessionRecord,
+	StopReason,
+	StoredRecord,
+	ThinkingLevelChangeRecord,
+	TurnOutcome,
+	TurnRecord,
+	UptimeRecord,
+	Usage,
+} from "./records.js";
+export type { MetadataCheck } from "./schema-checks.js";
+export { loadSchemaChecks, schemaChecksLoaded, tryCheckMetadata, tryParseRecordLine } from "./schemas-on-demand.js";
+export { recordLine, serializeRecord } from "./serialize.js";
+export { type SessionContextDefaults, sessionContextDefaults } from "./session-defaults.js";
+export type { CompactionConfig } from "./settings.js";
+export { type ModelStats, type SessionStats, summarizeSessions } from "./stats.js";
+export { checkCreateOptions, checkName, checkSeconds } from "./store-args.js";
+export type {
+	AppendOptions,
+	AppendResult,
+	CreateSessionOptions,
+	ForkOptions,
+	ListOptions,
+	ListPage,
+	OpenedSession,
+	OpenOptions,
+	ReadOptions,
+	RecordProblem,
+	SearchOptions,
+	SessionImportTarget,
+	SessionLease,
+	SessionStore,
+	VerifyProblem,
+	VerifyProblemKind,
+	VerifyReport,
+} from "./store-contract.js";
+export { isImportTarget } from "./store-contract.js";
+export { MAX_SEARCH_QUERY_CHARS, type SearchHit, type TextMatcher, textMatcher } from "./text-search.js";
+export { emptyMetrics, emptyTokenTotals } from "./token-totals.js";
+export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
+export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";
