@@ -52,6 +52,9 @@ describe.skipIf(skipBrowser)("turns the page's user controls", () => {
 		await page.getByTestId("message-input").fill("talk for a while");
 		await page.getByTestId("send").click();
 		await page.locator("article.streaming").waitFor();
+		// The row appears when the turn starts, before it holds the lease: stopped then, a turn writes
+		// nothing (by design). Stop it once the reply is streaming, i.e. the user's message is written.
+		await expect.poll(() => page.locator("article.streaming .text").textContent()).not.toBe("");
 		await page.keyboard.press("Escape");
 		await expect.poll(() => page.locator("#notice").textContent()).toMatch(/Stopped/);
 		await page.getByTestId("stop").waitFor({ state: "hidden" });
