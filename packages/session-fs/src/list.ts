@@ -48,7 +48,7 @@ export async function readAllMetadata(
 	let sinceYield = 0;
 	for (const entry of entries) {
 		if (!entry.isDirectory() || !isSessionId(entry.name)) continue;
-		const file = `${root}${sep}${entry.name}${sep}metadata.json`;
+		const file = metadataFileIn(root, entry.name);
 		seen.add(entry.name);
 		const metadata = cache.read(file, entry.name);
 		if (metadata) out.push(metadata);
@@ -64,10 +64,15 @@ export async function readAllMetadata(
 	// A file the hand check refused may still be valid (written by other code): the schema decides.
 	if (damaged.length > 0) await loadSchemaChecks();
 	for (const id of damaged) {
-		const metadata = cache.read(`${root}${sep}${id}${sep}metadata.json`, id) ?? (await rebuild(id));
+		const metadata = cache.read(metadataFileIn(root, id), id) ?? (await rebuild(id));
 		if (metadata) out.push(metadata);
 	}
 	return out;
+}
+
+/** A session's metadata.json under the sessions root (joined by hand: path.join costs a listing of thousands). */
+function metadataFileIn(root: string, id: string): string {
+	return `${root}${sep}${id}${sep}metadata.json`;
 }
 
 /** True when the directory holds a session (a log or metadata); an empty one is being created or deleted. */
