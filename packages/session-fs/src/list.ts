@@ -1,5 +1,5 @@
 import { type Dirent, existsSync, readdirSync } from "node:fs";
-import { join, sep } from "node:path";
+import { join } from "node:path";
 import {
 	decodeListCursor,
 	encodeListCursor,
@@ -13,7 +13,7 @@ import {
 import { errnoCode, invalidArgument, storageFailure } from "./errors.js";
 import { yieldToEventLoop } from "./line-reader.js";
 import type { MetadataCache } from "./metadata-cache.js";
-import { sessionsRoot } from "./paths.js";
+import { LOG_FILE, METADATA_FILE, metadataFileIn, sessionsRoot } from "./paths.js";
 
 /** How many metadata files are read between two turns given to the event loop. */
 const FILES_BETWEEN_YIELDS = 256;
@@ -70,14 +70,9 @@ export async function readAllMetadata(
 	return out;
 }
 
-/** A session's metadata.json under the sessions root (joined by hand: path.join costs a listing of thousands). */
-function metadataFileIn(root: string, id: string): string {
-	return `${root}${sep}${id}${sep}metadata.json`;
-}
-
 /** True when the directory holds a session (a log or metadata); an empty one is being created or deleted. */
 export function holdsSession(dir: string): boolean {
-	return existsSync(join(dir, "session.jsonl")) || existsSync(join(dir, "metadata.json"));
+	return existsSync(join(dir, LOG_FILE)) || existsSync(join(dir, METADATA_FILE));
 }
 
 function matches(metadata: SessionMetadata, options: ListOptions): boolean {

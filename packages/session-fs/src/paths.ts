@@ -1,5 +1,5 @@
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { assertSessionId } from "@agent/session-format/reading";
 
 /** The store's home: the `home` option, else $AGENT_HOME, else ~/.agent. */
@@ -10,6 +10,20 @@ export function resolveHome(home?: string): string {
 
 export function sessionsRoot(home: string): string {
 	return join(home, "sessions");
+}
+
+/** A session's append-only record log, in its directory. */
+export const LOG_FILE = "session.jsonl";
+/** A session's metadata (derived from the log), in its directory. */
+export const METADATA_FILE = "metadata.json";
+
+/**
+ * A session's metadata.json under the sessions root, for a listing that walks thousands of
+ * directories: joined by hand (path.join costs a listing of thousands) from a name the caller
+ * already checked is a session id.
+ */
+export function metadataFileIn(root: string, id: string): string {
+	return `${root}${sep}${id}${sep}${METADATA_FILE}`;
 }
 
 /** The listing's metadata cache, kept on disk between processes (metadata-snapshot.ts); disposable. */
@@ -44,8 +58,8 @@ export function sessionPaths(home: string, id: string): SessionPaths {
 	return {
 		id,
 		dir,
-		log: join(dir, "session.jsonl"),
-		metadata: join(dir, "metadata.json"),
+		log: join(dir, LOG_FILE),
+		metadata: join(dir, METADATA_FILE),
 		lockDir,
 		takeoverGuard: takeoverGuardOf(lockDir),
 		tornTails: join(dir, "torn-tails.bin"),
