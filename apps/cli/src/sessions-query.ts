@@ -1,12 +1,28 @@
 import type { ListOptions, SessionMetadata, SessionStore } from "@agent/session-format/reading";
 
 /** Every session matching `options`, page by page (up to `limit` when given). */
-export async function listSessions(store: SessionStore, options: ListOptions): Promise<SessionMetadata[]> {
-	const out: SessionMetadata[] = [];
+export function listSessions(store: SessionStore, options: ListOptions): Promise<SessionMetadata[]> {
+	return allPages((page) => store.list(page), options);
+}
+
+/**
+ * listSessions with each session as JSON text, from a store that keeps that text (the file store:
+ * no parsing and printing of every session again); undefined from one that does not.
+ */
+export function listSessionsAsJson(store: SessionStore, options: ListOptions): Promise<string[]> | undefined {
+	const listAsJson = store.listAsJson?.bind(store);
+	return listAsJson ? allPages(listAsJson, options) : undefined;
+}
+
+async function allPages<T>(
+	list: (options: ListOptions) => Promise<{ sessions: T[]; nextCursor?: string }>,
+	options: ListOptions,
+): Promise<T[]> {
+	const out: T[] = [];
 	let cursor: string | undefined;
 	do {
 		const remaining = options.limit === undefined ? undefined : options.limit - out.length;
-		const page = await store.list({
+		const page = await list({
 			...options,
 			...(remaining === undefined ? {} : { limit: remaining }),
 			...(cursor === undefined ? {} : { cursor }),

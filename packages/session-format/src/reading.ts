@@ -118,6 +118,7 @@ export type {
 	CreateSessionOptions,
 	ForkOptions,
 	ListOptions,
+	ListJsonPage,
 	ListPage,
 	OpenedSession,
 	OpenOptions,

@@ -120,6 +120,12 @@ export interface ListPage {
 	nextCursor?: string;
 }
 
+/** A ListPage with each session's metadata as JSON text: what `JSON.stringify` makes of it. */
+export interface ListJsonPage {
+	sessions: string[];
+	nextCursor?: string;
+}
+
 export interface ForkOptions {
 	/** Fork the path up to this seq (default: the active leaf). */
 	atSeq?: number;
@@ -185,6 +191,12 @@ export interface SessionStore {
 	/** The last n records in log order, read from the end. */
 	tail(id: string, n: number, options?: ReadOptions): Promise<StoredRecord[]>;
 	list(options?: ListOptions): Promise<ListPage>;
+	/**
+	 * Optional: the page `list` gives, each session as JSON text, for callers that only pass it on
+	 * (`list --json`, an HTTP listing). A store that keeps that text answers without parsing and
+	 * printing every session again; JSON.parse of each text equals the session `list` gives.
+	 */
+	listAsJson?(options?: ListOptions): Promise<ListJsonPage>;
 	metadata(id: string): Promise<SessionMetadata>;
 	/**
 	 * Full-text search of message text (`textMatcher` in text-search.ts decides what matches and

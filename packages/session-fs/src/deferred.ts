@@ -27,6 +27,6 @@ export function writeDeferredSession(paths: SessionPaths, held: HeldSession, opt
 	} finally {
 		closeSync(fd);
 	}
-	writeMetadataFile(paths.metadata, held.metadata, options.durability === "fsync");
+	writeMetadataFile(paths, held.metadata, options.durability === "fsync");
 	syncNewDirectory(paths, options.home, options.durability);
 }

@@ -129,7 +129,7 @@ export async function forkSession(
 		} finally {
 			closeSync(out);
 		}
-		writeMetadataFile(paths.metadata, metadata, store.durability === "fsync");
+		writeMetadataFile(paths, metadata, store.durability === "fsync");
 		syncNewDirectory(paths, store.home, store.durability);
 		return metadata;
 	} catch (error) {

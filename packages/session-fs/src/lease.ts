@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { AppendResult, LeaseHolder, RecordInput, SessionLease } from "@agent/session-format/reading";
 import { aborted, invalidArgument, locked } from "./errors.js";
 import { acquireFileLock, type HeldLock } from "./file-lock.js";
+import { markMetadataChanged } from "./metadata-changes.js";
 import { acquireMutex, MutexTimeoutError } from "./mutex.js";
 import type { ResolvedOptions } from "./options.js";
 import type { SessionPaths } from "./paths.js";
@@ -133,6 +134,8 @@ export async function acquireLease(
 ): Promise<FileSessionLease> {
 	const { lock, releaseMutex } = await acquireLocks(paths, options, wait);
 	try {
+		// A holder that died between renaming metadata.json and marking the change is followed by this one.
+		markMetadataChanged(paths.changes);
 		const writer = await SessionWriter.open(paths, lock, options);
 		return new FileSessionLease(paths.id, lock, writer, releaseMutex, options.metadataFlushMs);
 	} catch (error) {

@@ -5,15 +5,15 @@ import {
 	encodeListCursor,
 	isSessionId,
 	type ListOptions,
-	type ListPage,
-	listingTime,
 	loadSchemaChecks,
 	type SessionMetadata,
 } from "@agent/session-format/reading";
 import { errnoCode, invalidArgument, storageFailure } from "./errors.js";
 import { yieldToEventLoop } from "./line-reader.js";
+import { ListedSession } from "./listed-session.js";
 import type { MetadataCache } from "./metadata-cache.js";
-import { LOG_FILE, METADATA_FILE, metadataFileIn, sessionsRoot } from "./paths.js";
+import { currentMetadataChanges } from "./metadata-changes.js";
+import { LOG_FILE, METADATA_FILE, metadataChangesPath, metadataFileIn, sessionsRoot } from "./paths.js";
 
 /** How many metadata files are read between two turns given to the event loop. */
 const FILES_BETWEEN_YIELDS = 256;
@@ -27,14 +27,18 @@ const FILES_BETWEEN_YIELDS = 256;
  * 20,000 readFileSync calls took ~0.2 s where fs.promises with 32 in flight took ~2 s (each
  * promise call is a thread-pool round trip costing more than the read itself). Files unchanged
  * since the store (or, through the snapshot on disk, any process) last read them come from its
- * cache (one stat each).
+ * cache: one stat each, or none at all while the store's change mark says that no metadata.json
+ * changed since a listing checked them all (metadata-changes.ts).
  */
 export async function readAllMetadata(
 	home: string,
 	cache: MetadataCache,
 	rebuild: (id: string) => Promise<SessionMetadata | undefined>,
-): Promise<SessionMetadata[]> {
+): Promise<ListedSession[]> {
 	const root = sessionsRoot(home);
+	// Read before the directory and the files: a change this listing may miss is marked after it.
+	const changes = currentMetadataChanges(metadataChangesPath(home));
+	const trusted = cache.beginListing(changes);
 	let entries: Dirent[];
 	try {
 		entries = readdirSync(root, { withFileTypes: true });
@@ -42,7 +46,7 @@ export async function readAllMetadata(
 		if (errnoCode(error) === "ENOENT") return [];
 		throw storageFailure(`could not list ${root}`, error);
 	}
-	const out: SessionMetadata[] = [];
+	const out: ListedSession[] = [];
 	const damaged: string[] = [];
 	const seen = new Set<string>();
 	let sinceYield = 0;
@@ -50,8 +54,8 @@ export async function readAllMetadata(
 		if (!entry.isDirectory() || !isSessionId(entry.name)) continue;
 		const file = metadataFileIn(root, entry.name);
 		seen.add(entry.name);
-		const metadata = cache.read(file, entry.name);
-		if (metadata) out.push(metadata);
+		const session = cache.read(file, entry.name, trusted);
+		if (session) out.push(session);
 		else damaged.push(entry.name);
 		if (++sinceYield >= FILES_BETWEEN_YIELDS) {
 			sinceYield = 0;
@@ -59,13 +63,18 @@ export async function readAllMetadata(
 		}
 	}
 	cache.retain(seen);
+	cache.endListing(changes, trusted);
 	// After the answer is on its way: the snapshot only speeds up the next process's first listing.
 	setImmediate(() => cache.saveSnapshot());
 	// A file the hand check refused may still be valid (written by other code): the schema decides.
 	if (damaged.length > 0) await loadSchemaChecks();
 	for (const id of damaged) {
-		const metadata = cache.read(metadataFileIn(root, id), id) ?? (await rebuild(id));
-		if (metadata) out.push(metadata);
+		const session = cache.read(metadataFileIn(root, id), id);
+		if (session) out.push(session);
+		else {
+			const rebuilt = await rebuild(id);
+			if (rebuilt) out.push(ListedSession.of(rebuilt));
+		}
 	}
 	return out;
 }
@@ -75,44 +84,49 @@ export function holdsSession(dir: string): boolean {
 	return existsSync(join(dir, LOG_FILE)) || existsSync(join(dir, METADATA_FILE));
 }
 
-function matches(metadata: SessionMetadata, options: ListOptions): boolean {
+function matches(session: ListedSession, options: ListOptions): boolean {
 	const archived = options.archived ?? false;
-	if (archived === false && metadata.archivedAt !== undefined) return false;
-	if (archived === "only" && metadata.archivedAt === undefined) return false;
-	if (options.source !== undefined && metadata.source !== options.source) return false;
-	if (options.identityKey !== undefined && metadata.identityKey !== options.identityKey) return false;
-	if (options.cwd !== undefined && metadata.cwd !== options.cwd) return false;
+	if (archived === false && session.archived) return false;
+	if (archived === "only" && !session.archived) return false;
+	// The other filters read the metadata, which a session from the snapshot parses only then.
+	if (options.source !== undefined && session.metadata.source !== options.source) return false;
+	if (options.identityKey !== undefined && session.metadata.identityKey !== options.identityKey) return false;
+	if (options.cwd !== undefined && session.metadata.cwd !== options.cwd) return false;
 	if (options.search !== undefined && options.search.length > 0) {
 		const needle = options.search.toLowerCase();
-		if (!metadata.id.toLowerCase().includes(needle) && !(metadata.name ?? "").toLowerCase().includes(needle)) {
+		if (!session.id.toLowerCase().includes(needle) && !(session.metadata.name ?? "").toLowerCase().includes(needle)) {
 			return false;
 		}
 	}
 	return true;
 }
 
+/** A page of a listing: the sessions on it, and the cursor of the next page when there is one. */
+export interface ListedPage {
+	sessions: ListedSession[];
+	nextCursor?: string;
+}
+
 /** Filters, sorts (S7.5: newest lastMessageAt first) and pages. */
-export function pageOf(all: readonly SessionMetadata[], options: ListOptions): ListPage {
+export function pageOf(all: readonly ListedSession[], options: ListOptions): ListedPage {
 	const limit = options.limit;
 	if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
 		throw invalidArgument(`limit must be a whole number >= 1, got ${limit}`);
 	}
-	// Sort keys computed once per session, not once per comparison.
-	const keyed = all
-		.filter((metadata) => matches(metadata, options))
-		.map((metadata) => ({ metadata, t: listingTime(metadata) }))
-		.sort((a, b) => b.t - a.t || (a.metadata.id < b.metadata.id ? 1 : a.metadata.id > b.metadata.id ? -1 : 0));
+	const sorted = all
+		.filter((session) => matches(session, options))
+		.sort((a, b) => b.time - a.time || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 	let start = 0;
 	if (options.cursor !== undefined) {
 		const after = decodeListCursor(options.cursor);
-		while (start < keyed.length) {
-			const entry = keyed[start] as { metadata: SessionMetadata; t: number };
-			if (entry.t < after.t || (entry.t === after.t && entry.metadata.id < after.id)) break;
+		while (start < sorted.length) {
+			const session = sorted[start] as ListedSession;
+			if (session.time < after.t || (session.time === after.t && session.id < after.id)) break;
 			start++;
 		}
 	}
-	const selected = keyed.slice(start).map((entry) => entry.metadata);
+	const selected = sorted.slice(start);
 	if (limit === undefined || selected.length <= limit) return { sessions: selected };
 	const sessions = selected.slice(0, limit);
-	return { sessions, nextCursor: encodeListCursor(sessions[sessions.length - 1] as SessionMetadata) };
+	return { sessions, nextCursor: encodeListCursor((sessions[sessions.length - 1] as ListedSession).metadata) };
 }

@@ -41,7 +41,7 @@ export async function openLogView(paths: SessionPaths, options: ResolvedOptions)
 			chunkBytes: options.forwardChunkBytes,
 			maxLineBytes: options.maxLineBytes,
 		});
-		if (state.stored.state === "missing") createMetadataFileIfAbsent(paths.metadata, state.metadata);
+		if (state.stored.state === "missing") createMetadataFileIfAbsent(paths, state.metadata);
 		return { fd, state };
 	} catch (error) {
 		closeSync(fd);

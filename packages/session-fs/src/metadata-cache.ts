@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, readSync, statSync } from "node:fs";
-import type { SessionMetadata } from "@agent/session-format/reading";
+import { type CachedMetadata, ListedSession } from "./listed-session.js";
 import { parseMetadataText } from "./metadata-file.js";
-import { type CachedMetadata, loadSnapshot, saveSnapshot } from "./metadata-snapshot.js";
+import { loadSnapshot, saveSnapshot } from "./metadata-snapshot.js";
 import { MAX_METADATA_BYTES, openOwnFile, READ_FLAGS } from "./safe-files.js";
 
 /**
@@ -15,6 +15,12 @@ import { MAX_METADATA_BYTES, openOwnFile, READ_FLAGS } from "./safe-files.js";
  */
 export class MetadataCache {
 	private entries = new Map<string, CachedMetadata>();
+	/**
+	 * The store's change token (metadata-changes.ts) read before the last listing that checked
+	 * every file: while the token is still that, no metadata.json changed since, and a listing
+	 * needs no stat. Undefined: not known.
+	 */
+	private checkedUnder: string | undefined;
 	private buffer = Buffer.allocUnsafe(16 << 10);
 	private snapshotLoaded = false;
 	private changed = false;
@@ -22,30 +28,53 @@ export class MetadataCache {
 	constructor(private readonly snapshotPath?: string) {}
 
 	/**
-	 * The metadata in `file` (for session `id`), or undefined when it is missing or damaged. A file
-	 * held here costs one stat; any other is opened and its identity taken from the open file
-	 * (fstat), so what is cached is exactly what was read, and a first listing pays no extra stat.
+	 * Starts a listing under the store's change token, read just before (and before the listing
+	 * reads the sessions directory). Returns whether what is held here can be used without a stat:
+	 * true when no metadata.json changed since the last listing that checked them all.
 	 */
-	read(file: string, id: string): SessionMetadata | undefined {
+	beginListing(changes: string | undefined): boolean {
+		this.loadSnapshotOnce();
+		return changes !== undefined && changes === this.checkedUnder;
+	}
+
+	/**
+	 * Ends a listing that began under `changes`. One that checked every file (not `trusted`)
+	 * leaves that token for the next: every file it saw was checked after the token was read.
+	 */
+	endListing(changes: string | undefined, trusted: boolean): void {
+		if (trusted || changes === this.checkedUnder) return;
+		this.checkedUnder = changes;
+		this.changed = true;
+	}
+
+	/**
+	 * The metadata in `file` (for session `id`), or undefined when it is missing or damaged. A file
+	 * held here costs one stat, or none in a `trusted` listing (see beginListing); any other is
+	 * opened and its identity taken from the open file (fstat), so what is cached is exactly what
+	 * was read, and a first listing pays no extra stat.
+	 */
+	read(file: string, id: string, trusted = false): ListedSession | undefined {
 		this.loadSnapshotOnce();
 		const cached = this.entries.get(id);
+		if (cached && trusted) return cached.session;
 		if (cached) {
 			const stat = statSync(file, { throwIfNoEntry: false });
+			const { identity } = cached;
 			if (
 				stat &&
-				cached.ino === stat.ino &&
-				cached.mtimeMs === stat.mtimeMs &&
-				cached.ctimeMs === stat.ctimeMs &&
-				cached.size === stat.size
+				identity.ino === stat.ino &&
+				identity.mtimeMs === stat.mtimeMs &&
+				identity.ctimeMs === stat.ctimeMs &&
+				identity.size === stat.size
 			) {
-				return cached.metadata;
+				return cached.session;
 			}
 		}
 		this.changed = true;
 		const loaded = this.load(file, id);
 		if (loaded) this.entries.set(id, loaded);
 		else this.entries.delete(id);
-		return loaded?.metadata;
+		return loaded?.session;
 	}
 
 	/** Forgets the sessions not in `keep` (deleted since). */
@@ -61,13 +90,16 @@ export class MetadataCache {
 	saveSnapshot(): void {
 		if (!this.snapshotPath || !this.changed) return;
 		this.changed = false;
-		saveSnapshot(this.snapshotPath, this.entries.values());
+		saveSnapshot(this.snapshotPath, this.entries.values(), this.checkedUnder);
 	}
 
 	private loadSnapshotOnce(): void {
 		if (this.snapshotLoaded) return;
 		this.snapshotLoaded = true;
-		if (this.snapshotPath) this.entries = loadSnapshot(this.snapshotPath);
+		if (!this.snapshotPath) return;
+		const snapshot = loadSnapshot(this.snapshotPath);
+		this.entries = snapshot.entries;
+		this.checkedUnder = snapshot.checkedUnder;
 	}
 
 	private load(file: string, id: string): CachedMetadata | undefined {
@@ -92,13 +124,8 @@ export class MetadataCache {
 			}
 			const parsed = parseMetadataText(this.buffer.toString("utf8", 0, length), id);
 			if (parsed?.state !== "ok") return undefined;
-			return {
-				ino: stat.ino,
-				mtimeMs: stat.mtimeMs,
-				ctimeMs: stat.ctimeMs,
-				size: stat.size,
-				metadata: parsed.metadata,
-			};
+			const identity = { ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: stat.size };
+			return { identity, session: ListedSession.of(parsed.metadata) };
 		} catch {
 			return undefined;
 		} finally {

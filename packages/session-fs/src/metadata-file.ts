@@ -2,7 +2,9 @@ import { closeSync, fsyncSync, linkSync, readdirSync, renameSync, unlinkSync, wr
 import { rename } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { loadSchemaChecks, type SessionMetadata, tryCheckMetadata } from "@agent/session-format/reading";
+import { markMetadataChanged } from "./metadata-changes.js";
 import { fastMetadata } from "./metadata-fast.js";
+import type { SessionPaths } from "./paths.js";
 import { isProcessAlive } from "./process-alive.js";
 import { CREATE_FLAGS, MAX_METADATA_BYTES, openOwnFile, readOwnFileCapped } from "./safe-files.js";
 
@@ -45,6 +47,9 @@ export function parseMetadataText(text: string, id: string): MetadataRead | unde
 	return { state: "ok", metadata };
 }
 
+/** Where a session's metadata.json is, and the store's change mark that every write of it replaces. */
+export type MetadataPaths = Pick<SessionPaths, "metadata" | "changes">;
+
 let tempCounter = 0;
 
 function writeTemp(path: string, metadata: SessionMetadata, fsync: boolean): string {
@@ -69,16 +74,18 @@ function writeTemp(path: string, metadata: SessionMetadata, fsync: boolean): str
  * the new one. With `fsync` (the store's "fsync" durability) the temp file is flushed before the
  * rename, so a power loss does too. Without it there is no point: the log itself is not flushed
  * then, so after a power loss the cache may be ahead of the log or damaged — either way it no
- * longer matches the log's size and is rebuilt from it.
+ * longer matches the log's size and is rebuilt from it. The store's change mark is replaced after
+ * the rename (metadata-changes.ts).
  */
-export function writeMetadataFile(path: string, metadata: SessionMetadata, fsync: boolean): void {
-	const temp = writeTemp(path, metadata, fsync);
+export function writeMetadataFile(paths: MetadataPaths, metadata: SessionMetadata, fsync: boolean): void {
+	const temp = writeTemp(paths.metadata, metadata, fsync);
 	try {
-		renameSync(temp, path);
+		renameSync(temp, paths.metadata);
 	} catch (error) {
 		removeQuietly(temp);
 		throw error;
 	}
+	markMetadataChanged(paths.changes);
 }
 
 /**
@@ -87,29 +94,31 @@ export function writeMetadataFile(path: string, metadata: SessionMetadata, fsync
  * calling thread for milliseconds; a lease holder's coalesced flushes should not stop its appends
  * for that. The temp file is written (and, with `fsync`, flushed) here, synchronously.
  */
-export async function writeMetadataFileInBackground(path: string, metadata: SessionMetadata, fsync: boolean) {
-	const temp = writeTemp(path, metadata, fsync);
+export async function writeMetadataFileInBackground(paths: MetadataPaths, metadata: SessionMetadata, fsync: boolean) {
+	const temp = writeTemp(paths.metadata, metadata, fsync);
 	try {
-		await rename(temp, path);
+		await rename(temp, paths.metadata);
 	} catch (error) {
 		removeQuietly(temp);
 		throw error;
 	}
+	markMetadataChanged(paths.changes);
 }
 
 /**
  * Creates metadata.json only if there is none (link fails when the name exists): how a reader
  * that rebuilt a missing cache stores it without ever replacing what a writer wrote meanwhile.
  */
-export function createMetadataFileIfAbsent(path: string, metadata: SessionMetadata): boolean {
+export function createMetadataFileIfAbsent(paths: MetadataPaths, metadata: SessionMetadata): boolean {
 	let temp: string;
 	try {
-		temp = writeTemp(path, metadata, false);
+		temp = writeTemp(paths.metadata, metadata, false);
 	} catch {
 		return false;
 	}
 	try {
-		linkSync(temp, path);
+		linkSync(temp, paths.metadata);
+		markMetadataChanged(paths.changes);
 		return true;
 	} catch {
 		return false;

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
+import type { SessionMetadata } from "@agent/session-format/reading";
 import { describe, expect, it } from "vitest";
+import { ListedSession } from "./listed-session.js";
 import { MetadataCache } from "./metadata-cache.js";
 import { loadSnapshot, snapshotText } from "./metadata-snapshot.js";
 import { metadataSnapshotPath } from "./paths.js";
@@ -18,8 +20,8 @@ function withChecksum(header: string, body: string): string {
 /** A snapshot on disk holding one entry for `file`, with the file's identity and `metadata`. */
 function writeSnapshotFor(path: string, file: string, metadata: object): void {
 	const stat = statSync(file);
-	const entry = { ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: stat.size, metadata };
-	writeFileSync(path, snapshotText([entry as never]));
+	const identity = { ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: stat.size };
+	writeFileSync(path, snapshotText([{ identity, session: ListedSession.of(metadata as SessionMetadata) }]));
 }
 
 describe("the listing's metadata snapshot", () => {
@@ -32,23 +34,23 @@ describe("the listing's metadata snapshot", () => {
 		const first = await store.list();
 		await nextTurn();
 		const snapshot = loadSnapshot(metadataSnapshotPath(home));
-		expect([...snapshot.keys()].sort()).toEqual(first.sessions.map((s) => s.id).sort());
+		expect([...snapshot.entries.keys()].sort()).toEqual(first.sessions.map((s) => s.id).sort());
 		expect((await createFileStore({ home }).list()).sessions).toEqual(first.sessions);
 	});
 
-	it("is ASCII on disk and gives back any text: accents, emoji, line and paragraph separators", async () => {
+	it("gives back any text: accents, emoji, line and paragraph separators, lone surrogates", async () => {
 		const { home, store } = setup();
-		const names = ["café…", "😀 smile", "\u2028\u2029\u0085", "日本語"];
+		const names = ["café…", "😀 smile", "\u2028\u2029\u0085", "日本語", "half \ud800 a pair"];
 		for (const name of names) await store.create({ name });
 		const first = await store.list();
 		await nextTurn();
-		const bytes = readFileSync(metadataSnapshotPath(home));
-		expect(bytes.every((byte) => byte < 0x80)).toBe(true);
+		// One line per session after the header and the index: nothing in the text breaks a line.
+		expect(readFileSync(metadataSnapshotPath(home), "utf8").split("\n")).toHaveLength(2 + names.length);
 		const again = await createFileStore({ home }).list();
 		expect(again.sessions).toEqual(first.sessions);
 		expect(again.sessions.map((session) => session.name).sort()).toEqual([...names].sort());
 		// Served from the snapshot, not from the metadata.json files.
-		expect(loadSnapshot(metadataSnapshotPath(home)).size).toBe(names.length);
+		expect(loadSnapshot(metadataSnapshotPath(home)).entries.size).toBe(names.length);
 	});
 
 	it("serves an entry only while its metadata.json is the file it was read from", async () => {
@@ -62,10 +64,10 @@ describe("the listing's metadata snapshot", () => {
 		// An entry that matches the file's identity is served without reading the file: the name
 		// planted in the snapshot shows it was.
 		writeSnapshotFor(snapshotPath, file, { ...onDisk, name: "from the snapshot" });
-		expect(new MetadataCache(snapshotPath).read(file, id)?.name).toBe("from the snapshot");
+		expect(new MetadataCache(snapshotPath).read(file, id)?.metadata.name).toBe("from the snapshot");
 		// Touched (new times): the file is read again.
 		utimesSync(file, new Date(), new Date(Date.now() + 5000));
-		expect(new MetadataCache(snapshotPath).read(file, id)?.name).toBe("on disk");
+		expect(new MetadataCache(snapshotPath).read(file, id)?.metadata.name).toBe("on disk");
 	});
 
 	it("follows appends, renames and deletes made by other stores", async () => {
@@ -81,7 +83,7 @@ describe("the listing's metadata snapshot", () => {
 		const listed = await createFileStore({ home }).list();
 		expect(listed.sessions.map((s) => [s.name, s.lastSeq])).toEqual([["renamed", 3]]);
 		await nextTurn();
-		expect([...loadSnapshot(metadataSnapshotPath(home)).keys()]).toEqual([kept.id]);
+		expect([...loadSnapshot(metadataSnapshotPath(home)).entries.keys()]).toEqual([kept.id]);
 	});
 
 	it("is ignored when damaged or of another format, and entries without a session id are dropped", async () => {
@@ -92,25 +94,26 @@ describe("the listing's metadata snapshot", () => {
 		await nextTurn();
 		const file = store.pathsOf(id).metadata;
 		const good = readFileSync(snapshotPath, "utf8");
-		expect(loadSnapshot(snapshotPath).size).toBe(1);
-		const [header = "", body = ""] = good.split("\n");
+		expect(loadSnapshot(snapshotPath).entries.size).toBe(1);
+		const header = good.slice(0, good.indexOf("\n"));
+		const body = good.slice(good.indexOf("\n") + 1);
 		const damaged = [
 			"",
 			"{not json",
 			header,
 			`${header}\n${body.replace('"real"', '"evil"')}`, // the checksum no longer matches
-			`${header.replace('"format":4', '"format":3')}\n${body}`,
-			withChecksum(header, body.replace('"real"', '"réal"')), // raw UTF-8: not what is written
+			`${header.replace('"format":6', '"format":5')}\n${body}`,
+			withChecksum(header, body.slice(0, body.indexOf("\n"))), // the index without the session's line
 			`${header.replace('"fields":"id,', '"fields":"')}\n${body}`,
 			good.slice(0, -5),
 		];
 		for (const text of damaged) {
 			writeFileSync(snapshotPath, text);
-			expect(loadSnapshot(snapshotPath).size).toBe(0);
+			expect(loadSnapshot(snapshotPath).entries.size).toBe(0);
 			expect((await createFileStore({ home }).list()).sessions.map((s) => s.name)).toEqual(["real"]);
 		}
 		writeSnapshotFor(snapshotPath, file, { ...JSON.parse(readFileSync(file, "utf8")), id: "../../etc" });
-		expect(loadSnapshot(snapshotPath).size).toBe(0);
+		expect(loadSnapshot(snapshotPath).entries.size).toBe(0);
 		expect((await createFileStore({ home }).list()).sessions.map((s) => s.name)).toEqual(["real"]);
 	});
 
@@ -121,6 +124,10 @@ describe("the listing's metadata snapshot", () => {
 		expect(existsSync(snapshotPath)).toBe(false);
 		await store.list();
 		await nextTurn();
+		// The first listing made the cache directory; the second puts the store's change mark in it
+		// and records it (metadata-changes.test.ts): from then on, a listing of an unchanged store writes nothing.
+		await createFileStore({ home }).list();
+		await nextTurn();
 		const written = statSync(snapshotPath);
 		await createFileStore({ home }).list();
 		await nextTurn();
@@ -129,5 +136,25 @@ describe("the listing's metadata snapshot", () => {
 		await createFileStore({ home }).list();
 		await nextTurn();
 		expect(statSync(snapshotPath).ino).not.toBe(written.ino);
+	});
+
+	it("listAsJson gives each session as JSON.stringify writes list()'s, read from the files or from the snapshot", async () => {
+		const { home, store } = setup();
+		const names = ["plain", "café…", "😀 smile", "\u2028 separator", 'a "quote", a \\ and a \\u0041'];
+		for (const name of names) {
+			const { id } = await store.create({ name });
+			await store.append(id, [userMessage(`hello ${name}`)]);
+		}
+		await store.archive((await store.list()).sessions[1]?.id as string);
+		for (const options of [{ archived: true }, {}, { archived: "only" as const }, { limit: 2 }, { search: "SMILE" }]) {
+			const expected = await store.list(options);
+			const fromFiles = await store.listAsJson(options);
+			await nextTurn();
+			const fromSnapshot = await createFileStore({ home }).listAsJson(options);
+			for (const page of [fromFiles, fromSnapshot]) {
+				expect(page.sessions).toEqual(expected.sessions.map((session) => JSON.stringify(session)));
+				expect(page.nextCursor).toBe(expected.nextCursor);
+			}
+		}
 	});
 });

@@ -31,6 +31,11 @@ export function metadataSnapshotPath(home: string): string {
 	return join(home, "cache", "metadata-snapshot.json");
 }
 
+/** The change mark that tells a listing whether its snapshot still holds (metadata-changes.ts); disposable. */
+export function metadataChangesPath(home: string): string {
+	return join(home, "cache", "metadata-changes");
+}
+
 /** Every path of one session. Built only from a validated id: nothing a caller types becomes a path. */
 export interface SessionPaths {
 	readonly id: string;
@@ -39,6 +44,8 @@ export interface SessionPaths {
 	readonly log: string;
 	/** The derived cache of the log, replaced atomically (temp + rename). */
 	readonly metadata: string;
+	/** The store's change mark, replaced after each change of a metadata.json. */
+	readonly changes: string;
 	/** The cross-process lease: a directory made with mkdir (proper-lockfile), holding an entry that names its holder. */
 	readonly lockDir: string;
 	/** Taken (mkdir) while removing the lock of a holder that died, so two processes never both do it. */
@@ -60,6 +67,7 @@ export function sessionPaths(home: string, id: string): SessionPaths {
 		dir,
 		log: join(dir, LOG_FILE),
 		metadata: join(dir, METADATA_FILE),
+		changes: metadataChangesPath(home),
 		lockDir,
 		takeoverGuard: takeoverGuardOf(lockDir),
 		tornTails: join(dir, "torn-tails.bin"),

@@ -11,6 +11,7 @@ import {
 	DeferredSessions,
 	type ForkOptions,
 	isSideRecord,
+	type ListJsonPage,
 	type ListOptions,
 	type ListPage,
 	newMetadata,
@@ -34,7 +35,7 @@ import { iterate } from "./deferred-reads.js";
 import { errnoCode, invalidArgument, PREFIX, storageFailure } from "./errors.js";
 import { keepFileSizeSignalHarmless } from "./file-size-signal.js";
 import { DEFAULT_FORWARD_CHUNK, DEFAULT_MAX_LINE_BYTES } from "./line-reader.js";
-import { holdsSession, pageOf, readAllMetadata } from "./list.js";
+import { holdsSession, type ListedPage, pageOf, readAllMetadata } from "./list.js";
 import { closeLogView, openLogView, withLogView } from "./log-view.js";
 import { MetadataCache } from "./metadata-cache.js";
 import { writeMetadataFile } from "./metadata-file.js";
@@ -100,7 +101,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		const metadata = newMetadata(paths.id, options, now);
 		try {
 			closeSync(createLog(paths));
-			writeMetadataFile(paths.metadata, metadata, this.options.durability === "fsync");
+			writeMetadataFile(paths, metadata, this.options.durability === "fsync");
 			syncNewDirectory(paths, this.home, this.options.durability);
 		} catch (error) {
 			rmSync(paths.dir, { recursive: true, force: true });
@@ -165,6 +166,16 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async list(options: ListOptions = {}): Promise<ListPage> {
+		const page = await this.listed(options);
+		return { ...page, sessions: page.sessions.map((session) => session.copy()) };
+	}
+
+	async listAsJson(options: ListOptions = {}): Promise<ListJsonPage> {
+		const page = await this.listed(options);
+		return { ...page, sessions: page.sessions.map((session) => session.json()) };
+	}
+
+	private async listed(options: ListOptions): Promise<ListedPage> {
 		const all = await readAllMetadata(this.home, this.metadataCache, async (id) => {
 			const paths = this.pathsOf(id);
 			if (!holdsSession(paths.dir)) return undefined;
@@ -174,8 +185,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 				return undefined;
 			}
 		});
-		const page = pageOf(all, options);
-		return { ...page, sessions: page.sessions.map(cloneMetadata) };
+		return pageOf(all, options);
 	}
 
 	async metadata(id: string): Promise<SessionMetadata> {
@@ -292,7 +302,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		const metadata = { ...cloneMetadata(facts), id, lastSeq: 0, logBytes: 0 };
 		try {
 			closeSync(createLog(paths));
-			writeMetadataFile(paths.metadata, metadata, this.options.durability === "fsync");
+			writeMetadataFile(paths, metadata, this.options.durability === "fsync");
 			syncNewDirectory(paths, this.home, this.options.durability);
 		} catch (error) {
 			rmSync(paths.dir, { recursive: true, force: true });

@@ -261,11 +261,7 @@ export class SessionWriter {
 	 */
 	flushInBackground(): void {
 		if (!this.dirty || this.flushing) return;
-		const flush = writeMetadataFileInBackground(
-			this.paths.metadata,
-			this.metadata,
-			this.options.durability === "fsync",
-		);
+		const flush = writeMetadataFileInBackground(this.paths, this.metadata, this.options.durability === "fsync");
 		this.dirty = false;
 		this.flushing = flush.then(
 			() => {
@@ -285,7 +281,7 @@ export class SessionWriter {
 
 	private writeMetadata(metadata: SessionMetadata): void {
 		try {
-			writeMetadataFile(this.paths.metadata, metadata, this.options.durability === "fsync");
+			writeMetadataFile(this.paths, metadata, this.options.durability === "fsync");
 		} catch (error) {
 			throw storageFailure(`could not write ${this.paths.metadata} (${(error as Error).message})`, error);
 		}

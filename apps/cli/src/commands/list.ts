@@ -5,7 +5,7 @@ import { integerOption } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { withPager } from "../io/pager.js";
 import { renderSessionTable } from "../render/sessions.js";
-import { listSessions } from "../sessions-query.js";
+import { listSessions, listSessionsAsJson } from "../sessions-query.js";
 
 interface ListFlags {
 	all?: boolean;
@@ -34,7 +34,11 @@ export function registerList(ctx: CliContext): Command {
 			if (flags.cwd !== undefined) options.cwd = path.resolve(flags.cwd);
 			if (flags.limit !== undefined) options.limit = flags.limit;
 			if (flags.identity !== undefined) options.identityKey = flags.identity;
-			const sessions = await listSessions(await ctx.readStore(), options);
+			const store = await ctx.readStore();
+			// Piped, --json is one line of the sessions' JSON: the text the store keeps, when it keeps it.
+			const texts = flags.json && !ctx.out.stdout.isTTY ? listSessionsAsJson(store, options) : undefined;
+			if (texts) return ctx.out.jsonArrayOf(await texts);
+			const sessions = await listSessions(store, options);
 			if (flags.json) return ctx.out.json(sessions);
 			if (sessions.length === 0) {
 				ctx.out.note(flags.all ? "No sessions." : "No sessions (archived ones are hidden; add --all).");

@@ -2,8 +2,8 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { Output } from "./output.js";
 
-async function printed(value: unknown): Promise<string> {
-	const stdout = new PassThrough();
+async function printed(value: unknown, terminal: boolean): Promise<string> {
+	const stdout = Object.assign(new PassThrough(), { isTTY: terminal });
 	const chunks: string[] = [];
 	stdout.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
 	const out = new Output(stdout, new PassThrough(), {});
@@ -28,7 +28,20 @@ describe("Output.json", () => {
 		["an object", { sessions: [session(1), session(2)], total: 2 }],
 		["a string", "plain"],
 		["null", null],
-	])("writes %s as JSON.stringify(value, null, 2) does", async (_name, value) => {
-		expect(await printed(value)).toBe(`${JSON.stringify(value, null, 2)}\n`);
+	])("writes %s as JSON.stringify does: indented at a terminal, on one line when piped", async (_name, value) => {
+		expect(await printed(value, true)).toBe(`${JSON.stringify(value, null, 2)}\n`);
+		expect(await printed(value, false)).toBe(`${JSON.stringify(value)}\n`);
+	});
+
+	it.each([
+		["none", []],
+		["one", [{ a: 1 }]],
+		["more than one piece", Array.from({ length: 2000 }, (_, i) => session(i))],
+	])("jsonArrayOf writes %s as JSON.stringify writes the array of their values", async (_name, values) => {
+		const stdout = new PassThrough();
+		const chunks: string[] = [];
+		stdout.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
+		await new Output(stdout, new PassThrough(), {}).jsonArrayOf(values.map((value) => JSON.stringify(value)));
+		expect(chunks.join("")).toBe(`${JSON.stringify(values)}\n`);
 	});
 });

@@ -1,0 +1,70 @@
+import { cloneMetadata, listingTime, type SessionMetadata } from "@agent/session-format/reading";
+
+/** Where a metadata.json was read from: a file is the same file while all four are the same. */
+export interface FileIdentity {
+	readonly ino: number;
+	readonly mtimeMs: number;
+	readonly ctimeMs: number;
+	readonly size: number;
+}
+
+/**
+ * One session as a listing holds it: what it sorts and filters by most often (id, time,
+ * archived) at hand, and its metadata either as an object or as the JSON text the snapshot holds
+ * (what JSON.stringify wrote, in UTF-8), parsed only when asked. A `list --json` of thousands
+ * of sessions then forwards their text without parsing and printing each again: on the machines
+ * measured, those two and the garbage they made were a third of the command.
+ */
+export class ListedSession {
+	private parsed: SessionMetadata | undefined;
+
+	private constructor(
+		readonly id: string,
+		/** listingTime of the metadata: its sort key. */
+		readonly time: number,
+		readonly archived: boolean,
+		parsed: SessionMetadata | undefined,
+		private readonly text?: { bytes: Buffer; start: number; end: number },
+	) {
+		this.parsed = parsed;
+	}
+
+	static of(metadata: SessionMetadata): ListedSession {
+		return new ListedSession(metadata.id, listingTime(metadata), metadata.archivedAt !== undefined, metadata);
+	}
+
+	/** An entry of a checked snapshot: `bytes[start, end)` is its metadata as JSON.stringify wrote it, in UTF-8. */
+	static fromText(
+		id: string,
+		time: number,
+		archived: boolean,
+		bytes: Buffer,
+		start: number,
+		end: number,
+	): ListedSession {
+		return new ListedSession(id, time, archived, undefined, { bytes, start, end });
+	}
+
+	/** The metadata (shared: holders must not change it). */
+	get metadata(): SessionMetadata {
+		this.parsed ??= JSON.parse(this.json()) as SessionMetadata;
+		return this.parsed;
+	}
+
+	/** A copy of the metadata for a caller to keep: parsed afresh from the text when nothing parsed it yet. */
+	copy(): SessionMetadata {
+		return this.parsed ? cloneMetadata(this.parsed) : (JSON.parse(this.json()) as SessionMetadata);
+	}
+
+	/** The metadata as JSON.stringify writes it (the snapshot's text itself, when it came from there). */
+	json(): string {
+		if (this.text) return this.text.bytes.toString("utf8", this.text.start, this.text.end);
+		return JSON.stringify(this.parsed);
+	}
+}
+
+/** A ListedSession read from a metadata.json file, with that file's identity. */
+export interface CachedMetadata {
+	readonly identity: FileIdentity;
+	readonly session: ListedSession;
+}
