@@ -1,6 +1,6 @@
-import { closeSync, constants, readSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, unlinkSync, writeSync } from "node:fs";
 import { errnoCode, storageFailure } from "./errors.js";
-import { openOwnFile, READ_FLAGS } from "./safe-files.js";
+import { openOwnFile, readOwnFileCapped } from "./safe-files.js";
 
 /**
  * The store's change mark ($AGENT_HOME/cache/metadata-changes): a token that every change of a
@@ -48,8 +48,7 @@ export function markMetadataChanged(markPath: string): void {
 		return;
 	}
 	try {
-		const bytes = Buffer.from(newToken(), "latin1");
-		if (writeSync(fd, bytes, 0, bytes.length, 0) !== bytes.length) throw new Error("short write");
+		writeNewToken(fd);
 	} catch (error) {
 		removeMark(markPath, error);
 	} finally {
@@ -74,9 +73,7 @@ export function currentMetadataChanges(markPath: string): string | undefined {
 		return undefined;
 	}
 	try {
-		const made = newToken();
-		const bytes = Buffer.from(made, "latin1");
-		return writeSync(fd, bytes, 0, bytes.length, 0) === bytes.length ? made : undefined;
+		return writeNewToken(fd);
 	} catch {
 		return undefined;
 	} finally {
@@ -84,22 +81,19 @@ export function currentMetadataChanges(markPath: string): string | undefined {
 	}
 }
 
+/** The mark's token; undefined when it holds none (damaged, not a file), "missing" when there is no mark. */
 function readToken(markPath: string): string | undefined | "missing" {
-	let fd: number;
-	try {
-		fd = openOwnFile(markPath, READ_FLAGS);
-	} catch (error) {
-		return errnoCode(error) === "ENOENT" ? "missing" : undefined;
-	}
-	try {
-		const buffer = Buffer.allocUnsafe(TOKEN_LENGTH + 1);
-		const length = readSync(fd, buffer, 0, buffer.length, 0);
-		return length === TOKEN_LENGTH ? buffer.toString("latin1", 0, length) : undefined;
-	} catch {
-		return undefined;
-	} finally {
-		closeSync(fd);
-	}
+	const read = readOwnFileCapped(markPath, TOKEN_LENGTH);
+	if (read.state === "missing") return "missing";
+	return read.state === "ok" && read.bytes.length === TOKEN_LENGTH ? read.bytes.toString("latin1") : undefined;
+}
+
+/** Writes a new token over the mark open at `fd` (in place: the token has a fixed length), and returns it. */
+function writeNewToken(fd: number): string {
+	const token = newToken();
+	const bytes = Buffer.from(token, "latin1");
+	if (writeSync(fd, bytes, 0, bytes.length, 0) !== bytes.length) throw new Error("short write");
+	return token;
 }
 
 function removeMark(markPath: string, cause: unknown): void {
