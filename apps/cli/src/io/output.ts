@@ -47,33 +47,43 @@ export class Output {
 	async json(value: unknown): Promise<void> {
 		const indent = this.stdout.isTTY === true ? 2 : undefined;
 		if (!Array.isArray(value) || value.length === 0) return this.write(`${JSON.stringify(value, null, indent)}\n`);
-		// An element inside an array, as JSON.stringify(value, null, indent) writes it: "[" + nl + element + nl + "]".
-		const [open, between, close] = indent === undefined ? ["[", ",", "]\n"] : ["[\n", ",\n", "\n]\n"];
-		let piece = open;
-		for (let i = 0; i < value.length; i++) {
-			// Stringified inside an array, so that undefined, functions and symbols become null there too.
-			const element = JSON.stringify([value[i]], null, indent);
-			piece += indent === undefined ? element.slice(1, element.length - 1) : element.slice(2, element.length - 2);
-			piece += i === value.length - 1 ? close : between;
-			if (piece.length >= JSON_PIECE_CHARS) {
-				await this.write(piece);
-				piece = "";
-			}
-		}
-		if (piece.length > 0) await this.write(piece);
+		// Each element stringified inside an array (so that undefined, functions and symbols become
+		// null there too), which writes it "[" + element + "]", or "[\n" + element + "\n]" indented.
+		const trim = indent === undefined ? 1 : 2;
+		const elementAt = (i: number) => {
+			const text = JSON.stringify([value[i]], null, indent);
+			return text.slice(trim, text.length - trim);
+		};
+		if (indent === undefined) return this.writeArray(value.length, elementAt, ",", "]\n");
+		return this.writeArray(value.length, elementAt, ",\n", "\n]\n", "[\n");
 	}
 
 	/** A JSON array of values already in JSON text, on one line (what `json` prints for them when piped). */
-	async jsonArrayOf(texts: readonly string[]): Promise<void> {
-		let piece = "[";
-		for (let i = 0; i < texts.length; i++) {
-			piece += i === 0 ? texts[i] : `,${texts[i]}`;
+	jsonArrayOf(texts: readonly string[]): Promise<void> {
+		return this.writeArray(texts.length, (i) => texts[i] as string, ",", "]\n");
+	}
+
+	/**
+	 * Writes `open`, `count` elements separated by `between`, then `close`, handing the stream about
+	 * JSON_PIECE_CHARS at a time: a listing of thousands of sessions never becomes one string.
+	 */
+	private async writeArray(
+		count: number,
+		elementAt: (i: number) => string,
+		between: string,
+		close: string,
+		open = "[",
+	): Promise<void> {
+		let piece = open;
+		for (let i = 0; i < count; i++) {
+			if (i > 0) piece += between;
+			piece += elementAt(i);
 			if (piece.length >= JSON_PIECE_CHARS) {
 				await this.write(piece);
 				piece = "";
 			}
 		}
-		await this.write(`${piece}]\n`);
+		await this.write(piece + close);
 	}
 
 	/** One JSON value on one line: what --json prints for streams (JSON Lines). */
