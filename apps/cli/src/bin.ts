@@ -4,12 +4,14 @@ import module from "node:module";
 // Node >= 22.1 keeps compiled code between runs; on Node 20 there is no such cache and nothing to do.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
-	// The one command that needs nothing else: answer before loading any of the CLI.
-	const { CLI_VERSION } = await import("./version.js");
-	process.stdout.write(`${CLI_VERSION}\n`);
-} else {
+// No top-level await: the published bin is a CommonJS bundle (build.mjs).
+async function run(args: string[]): Promise<void> {
+	if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+		// The one command that needs nothing else: answer before loading any of the CLI.
+		const { CLI_VERSION } = await import("./version.js");
+		process.stdout.write(`${CLI_VERSION}\n`);
+		return;
+	}
 	// A closed pipe (`agent-sessions show ID | head`) ends the output, not the command: a turn
 	// being sent still completes and is stored; a command that only prints stops at its next
 	// write (main treats that as success).
@@ -18,9 +20,19 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
 	});
 	const { main } = await import("./main.js");
 	process.exitCode = await main(process.argv, {
-		stdin: process.stdin,
+		// process.stdin is made on first use (a stream, and for a pipe a socket): only the
+		// commands that read their input pay for it.
+		get stdin() {
+			return process.stdin;
+		},
 		stdout: process.stdout,
 		stderr: process.stderr,
 		env: process.env,
 	});
 }
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+	// As an uncaught error would: the stack on stderr, exit code 1.
+	process.exitCode = 1;
+	console.error(error);
+});

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { AgentSessions } from "@agent/session";
 import type { SessionStore } from "@agent/session-format/reading";
@@ -71,7 +73,7 @@ export class CliContext {
 			import("@agent/session-fs").then(async ({ createFileStore, resolveHome }) => {
 				const home = resolveHome(this.homeOption);
 				// Another store (--store, AGENT_STORE, config.yaml's store:) is chosen by the runtime.
-				if (this.storeOption !== undefined || (await this.mayChooseAnotherStore(home))) return this.store();
+				if (this.storeOption !== undefined || this.mayChooseAnotherStore(home)) return this.store();
 				return createFileStore({ home });
 			});
 		return this.reader;
@@ -83,11 +85,14 @@ export class CliContext {
 	 * here, without the YAML parser: parsing it is the runtime's job and costs the start-up time
 	 * read-only commands save.
 	 */
-	private async mayChooseAnotherStore(home: string): Promise<boolean> {
+	private mayChooseAnotherStore(home: string): boolean {
 		if (this.homeOption === undefined && this.io.env.AGENT_STORE) return true;
-		const { readFile } = await import("node:fs/promises");
-		const { join } = await import("node:path");
-		const config = await readFile(join(home, "config.yaml"), "utf8").catch(() => "");
+		let config = "";
+		try {
+			config = readFileSync(join(home, "config.yaml"), "utf8");
+		} catch {
+			// no config.yaml (or none readable): the runtime reports an unreadable one when it opens
+		}
 		return /^store\s*:/m.test(config);
 	}
 

@@ -1,4 +1,10 @@
-import type { ListOptions, SessionMetadata, SessionStore } from "@agent/session-format/reading";
+import {
+	type ListOptions,
+	type SessionMetadata,
+	type SessionStats,
+	type SessionStore,
+	summarizeSessions,
+} from "@agent/session-format/reading";
 
 /** Every session matching `options`, page by page (up to `limit` when given). */
 export function listSessions(store: SessionStore, options: ListOptions): Promise<SessionMetadata[]> {
@@ -6,12 +12,18 @@ export function listSessions(store: SessionStore, options: ListOptions): Promise
 }
 
 /**
- * listSessions with each session as JSON text, from a store that keeps that text (the file store:
- * no parsing and printing of every session again); undefined from one that does not.
+ * listSessions with each session as UTF-8 JSON, from a store that keeps it (the file store: no
+ * parsing and printing of every session again); undefined from one that does not.
  */
-export function listSessionsAsJson(store: SessionStore, options: ListOptions): Promise<string[]> | undefined {
+export function listSessionsAsJson(store: SessionStore, options: ListOptions): Promise<Uint8Array[]> | undefined {
 	const listAsJson = store.listAsJson?.bind(store);
 	return listAsJson ? allPages(listAsJson, options) : undefined;
+}
+
+/** The `stats` of the whole store (archived sessions included): the store's own sum when it keeps one. */
+export async function storeStats(store: SessionStore): Promise<SessionStats> {
+	if (store.summarize) return store.summarize();
+	return summarizeSessions(await listSessions(store, { archived: true }));
 }
 
 async function allPages<T>(

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The built binary: the tests run exactly what users run. */
-export const BIN = fileURLToPath(new URL("../dist/cli/agent-sessions.js", import.meta.url));
+export const BIN = fileURLToPath(new URL("../dist/cli/agent-sessions.cjs", import.meta.url));
 
 export interface CliResult {
 	code: number | null;

@@ -6,32 +6,38 @@ import { assistantBody, cleanEnv, cliAt, jsonl, tempHome, userBody } from "./cli
 /**
  * What a read command loads: the store and its checks, never the LLM stack (pi-ai's entry point
  * and its typebox, the providers' SDKs) or the YAML parser when there is no config.yaml. The
- * modules a run loads are the ones Node's loader reports with NODE_DEBUG=esm.
+ * files a run loads are the ones Node's loaders report with NODE_DEBUG=module,esm: the bundle's
+ * CommonJS files, and the ES modules of the dependencies it imports.
  */
-async function loadedModules(cli: ReturnType<typeof cliAt>, args: string[]): Promise<string[]> {
-	const result = await cli(args, { env: cleanEnv({ NODE_DEBUG: "esm" }) });
-	expect(result.code, result.stderr.slice(-2000)).toBe(0);
-	return [...result.stderr.matchAll(/Storing (file:\/\/\S+)/g)].map((match) => match[1] as string);
+function loadedFiles(stderr: string): string[] {
+	const required = [...stderr.matchAll(/^MODULE \d+: load "(\/[^"]+)" for module/gm)].map(
+		(match) => match[1] as string,
+	);
+	const imported = [...stderr.matchAll(/Storing file:\/\/(\S+)/g)].map((match) => match[1] as string);
+	return [...required, ...imported];
 }
 
-/** The modules of the bundle each of its files holds, from the build's metafile (build.mjs). */
-const bundleInputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> = JSON.parse(
+async function loadedModules(cli: ReturnType<typeof cliAt>, args: string[]): Promise<string[]> {
+	const result = await cli(args, { env: cleanEnv({ NODE_DEBUG: "module,esm" }) });
+	expect(result.code, result.stderr.slice(-2000)).toBe(0);
+	return loadedFiles(result.stderr);
+}
+
+/** The modules each file of the bundle holds, as the build wrote them down (build.mjs). */
+const bundleModules: Record<string, string[]> = JSON.parse(
 	fs.readFileSync(path.join(import.meta.dirname, "..", "dist", "cli-meta.json"), "utf8"),
-).outputs;
+).modulesByFile;
 
 /** The loaded files of the bundle that hold zod's code. */
-function holdingZod(modules: string[]): string[] {
-	return modules.filter((url) => {
-		const file = url.slice(url.lastIndexOf("/dist/cli/") + 1);
-		const inputs = bundleInputs[file]?.inputs ?? {};
-		return Object.entries(inputs).some(
-			([input, { bytesInOutput }]) => /[\\/]zod[\\/]/.test(input) && bytesInOutput > 0,
-		);
+function holdingZod(files: string[]): string[] {
+	return files.filter((file) => {
+		const name = file.slice(file.lastIndexOf("/dist/cli/") + "/dist/".length);
+		return (bundleModules[name] ?? []).some((module) => /[\\/]zod[\\/]/.test(module));
 	});
 }
 
 /** The bundle's chunk with config.yaml's parser and schema (@agent/session's config-file.ts, and yaml). */
-const CONFIG_FILE = /[\\/]config-file-[^\\/]*\.js$/;
+const CONFIG_FILE = /[\\/]config-file-[^\\/]*\.cjs$/;
 const LLM_STACK = /[\\/](typebox|@anthropic-ai|openai|@google)[\\/]|[\\/]pi-ai[\\/]dist[\\/]index\.js$/;
 
 let cli: ReturnType<typeof cliAt>;
@@ -64,10 +70,12 @@ describe("what a read command loads", () => {
 	});
 
 	it("append loads zod, which checks what is appended (so the check above can see zod)", async () => {
-		const result = await cli(["append", id], { input: jsonl(userBody("more")), env: cleanEnv({ NODE_DEBUG: "esm" }) });
+		const result = await cli(["append", id], {
+			input: jsonl(userBody("more")),
+			env: cleanEnv({ NODE_DEBUG: "module,esm" }),
+		});
 		expect(result.code, result.stderr.slice(-2000)).toBe(0);
-		const modules = [...result.stderr.matchAll(/Storing (file:\/\/\S+)/g)].map((match) => match[1] as string);
-		expect(holdingZod(modules).length).toBeGreaterThan(0);
+		expect(holdingZod(loadedFiles(result.stderr)).length).toBeGreaterThan(0);
 	});
 
 	it("context reads the model windows from pi-ai's registry alone, and config.yaml when there is one", async () => {

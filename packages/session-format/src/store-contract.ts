@@ -13,6 +13,7 @@ import type { LeaseHolder } from "./errors.js";
 import type { SessionMetadata, SessionSource } from "./metadata.js";
 import type { LineProblemCode } from "./parse-line.js";
 import type { RecordInput, SessionRecord, StoredRecord } from "./records.js";
+import type { SessionStats } from "./stats.js";
 import type { SearchHit } from "./text-search.js";
 
 export interface CreateSessionOptions {
@@ -120,9 +121,12 @@ export interface ListPage {
 	nextCursor?: string;
 }
 
-/** A ListPage with each session's metadata as JSON text: what `JSON.stringify` makes of it. */
+/**
+ * A ListPage with each session's metadata as JSON: the UTF-8 bytes of what `JSON.stringify` makes
+ * of it, ready to be written out (a CLI's stdout, an HTTP body) without becoming text again.
+ */
 export interface ListJsonPage {
-	sessions: string[];
+	sessions: Uint8Array[];
 	nextCursor?: string;
 }
 
@@ -192,11 +196,17 @@ export interface SessionStore {
 	tail(id: string, n: number, options?: ReadOptions): Promise<StoredRecord[]>;
 	list(options?: ListOptions): Promise<ListPage>;
 	/**
-	 * Optional: the page `list` gives, each session as JSON text, for callers that only pass it on
-	 * (`list --json`, an HTTP listing). A store that keeps that text answers without parsing and
-	 * printing every session again; JSON.parse of each text equals the session `list` gives.
+	 * Optional: the page `list` gives, each session as UTF-8 JSON, for callers that only pass it on
+	 * (`list --json`, an HTTP listing). A store that keeps that JSON answers without parsing and
+	 * printing every session again; JSON.parse of each decoded text equals the session `list` gives.
 	 */
 	listAsJson?(options?: ListOptions): Promise<ListJsonPage>;
+	/**
+	 * Optional: summarizeSessions over every session (archived ones included) in `list` order, as
+	 * `stats` of a whole store shows it. A store that keeps the sum answers without reading every
+	 * session's metadata.
+	 */
+	summarize?(): Promise<SessionStats>;
 	metadata(id: string): Promise<SessionMetadata>;
 	/**
 	 * Full-text search of message text (`textMatcher` in text-search.ts decides what matches and

@@ -52,9 +52,8 @@ export async function readAllMetadata(
 	let sinceYield = 0;
 	for (const entry of entries) {
 		if (!entry.isDirectory() || !isSessionId(entry.name)) continue;
-		const file = metadataFileIn(root, entry.name);
 		seen.add(entry.name);
-		const session = cache.read(file, entry.name, trusted);
+		const session = (trusted && cache.held(entry.name)) || cache.read(metadataFileIn(root, entry.name), entry.name);
 		if (session) out.push(session);
 		else damaged.push(entry.name);
 		if (++sinceYield >= FILES_BETWEEN_YIELDS) {

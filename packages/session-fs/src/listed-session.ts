@@ -61,6 +61,15 @@ export class ListedSession {
 		if (this.text) return this.text.bytes.toString("utf8", this.text.start, this.text.end);
 		return JSON.stringify(this.parsed);
 	}
+
+	/**
+	 * json() in UTF-8. From the snapshot, a view of its bytes: no string is made, which for a
+	 * `list --json` of thousands of sessions was most of its garbage collection.
+	 */
+	jsonBytes(): Uint8Array {
+		if (this.text) return this.text.bytes.subarray(this.text.start, this.text.end);
+		return Buffer.from(JSON.stringify(this.parsed));
+	}
 }
 
 /** A ListedSession read from a metadata.json file, with that file's identity. */

@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, readSync, statSync } from "node:fs";
+import { type SessionStats, summarizeSessions } from "@agent/session-format/reading";
 import { type CachedMetadata, ListedSession } from "./listed-session.js";
 import { parseMetadataText } from "./metadata-file.js";
 import { loadSnapshot, saveSnapshot } from "./metadata-snapshot.js";
@@ -21,6 +22,8 @@ export class MetadataCache {
 	 * needs no stat. Undefined: not known.
 	 */
 	private checkedUnder: string | undefined;
+	/** summarizeSessions of the entries in listing order, while they are the ones it was made of. */
+	private summary: SessionStats | undefined;
 	private buffer = Buffer.allocUnsafe(16 << 10);
 	private snapshotLoaded = false;
 	private changed = false;
@@ -48,15 +51,38 @@ export class MetadataCache {
 	}
 
 	/**
-	 * The metadata in `file` (for session `id`), or undefined when it is missing or damaged. A file
-	 * held here costs one stat, or none in a `trusted` listing (see beginListing); any other is
-	 * opened and its identity taken from the open file (fstat), so what is cached is exactly what
-	 * was read, and a first listing pays no extra stat.
+	 * summarizeSessions of `listed` (every session a listing just gave, in listing order), kept
+	 * here and in the snapshot while those are exactly the entries held: a `stats` of the whole
+	 * store then reads no session's metadata.
 	 */
-	read(file: string, id: string, trusted = false): ListedSession | undefined {
+	summaryOf(listed: readonly ListedSession[]): SessionStats {
+		const held = listed.length === this.entries.size && listed.every((s) => this.entries.get(s.id)?.session === s);
+		if (held && this.summary) return this.summary;
+		const summary = summarizeSessions(listed.map((session) => session.metadata));
+		if (held) {
+			this.summary = summary;
+			this.changed = true;
+		}
+		return summary;
+	}
+
+	/**
+	 * The session `id` as held here, without looking at its file: for a listing that beginListing
+	 * said may trust what is held. Undefined when not held.
+	 */
+	held(id: string): ListedSession | undefined {
+		this.loadSnapshotOnce();
+		return this.entries.get(id)?.session;
+	}
+
+	/**
+	 * The metadata in `file` (for session `id`), or undefined when it is missing or damaged. A file
+	 * held here costs one stat; any other is opened and its identity taken from the open file
+	 * (fstat), so what is cached is exactly what was read, and a first listing pays no extra stat.
+	 */
+	read(file: string, id: string): ListedSession | undefined {
 		this.loadSnapshotOnce();
 		const cached = this.entries.get(id);
-		if (cached && trusted) return cached.session;
 		if (cached) {
 			const stat = statSync(file, { throwIfNoEntry: false });
 			const { identity } = cached;
@@ -70,7 +96,7 @@ export class MetadataCache {
 				return cached.session;
 			}
 		}
-		this.changed = true;
+		this.entriesChanged();
 		const loaded = this.load(file, id);
 		if (loaded) this.entries.set(id, loaded);
 		else this.entries.delete(id);
@@ -82,7 +108,7 @@ export class MetadataCache {
 		for (const id of this.entries.keys()) {
 			if (keep.has(id)) continue;
 			this.entries.delete(id);
-			this.changed = true;
+			this.entriesChanged();
 		}
 	}
 
@@ -90,7 +116,16 @@ export class MetadataCache {
 	saveSnapshot(): void {
 		if (!this.snapshotPath || !this.changed) return;
 		this.changed = false;
-		saveSnapshot(this.snapshotPath, this.entries.values(), this.checkedUnder);
+		saveSnapshot(this.snapshotPath, {
+			entries: this.entries.values(),
+			checkedUnder: this.checkedUnder,
+			summary: this.summary,
+		});
+	}
+
+	private entriesChanged(): void {
+		this.changed = true;
+		this.summary = undefined;
 	}
 
 	private loadSnapshotOnce(): void {
@@ -100,6 +135,7 @@ export class MetadataCache {
 		const snapshot = loadSnapshot(this.snapshotPath);
 		this.entries = snapshot.entries;
 		this.checkedUnder = snapshot.checkedUnder;
+		this.summary = snapshot.summary;
 	}
 
 	private load(file: string, id: string): CachedMetadata | undefined {

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
-import type { SessionMetadata } from "@agent/session-format/reading";
+import { type SessionMetadata, summarizeSessions } from "@agent/session-format/reading";
 import { describe, expect, it } from "vitest";
 import { ListedSession } from "./listed-session.js";
 import { MetadataCache } from "./metadata-cache.js";
-import { loadSnapshot, snapshotText } from "./metadata-snapshot.js";
+import { loadSnapshot, snapshotBytes } from "./metadata-snapshot.js";
 import { metadataSnapshotPath } from "./paths.js";
 import { createFileStore } from "./store.js";
 import { userMessage, useTempStores } from "./test-home.js";
@@ -21,7 +21,10 @@ function withChecksum(header: string, body: string): string {
 function writeSnapshotFor(path: string, file: string, metadata: object): void {
 	const stat = statSync(file);
 	const identity = { ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: stat.size };
-	writeFileSync(path, snapshotText([{ identity, session: ListedSession.of(metadata as SessionMetadata) }]));
+	writeFileSync(
+		path,
+		snapshotBytes({ entries: [{ identity, session: ListedSession.of(metadata as SessionMetadata) }] }),
+	);
 }
 
 describe("the listing's metadata snapshot", () => {
@@ -102,7 +105,8 @@ describe("the listing's metadata snapshot", () => {
 			"{not json",
 			header,
 			`${header}\n${body.replace('"real"', '"evil"')}`, // the checksum no longer matches
-			`${header.replace('"format":6', '"format":5')}\n${body}`,
+			`${header.replace('"format":7', '"format":6')}\n${body}`,
+			withChecksum(header, `${body} `), // a line longer than its index entry says
 			withChecksum(header, body.slice(0, body.indexOf("\n"))), // the index without the session's line
 			`${header.replace('"fields":"id,', '"fields":"')}\n${body}`,
 			good.slice(0, -5),
@@ -152,9 +156,57 @@ describe("the listing's metadata snapshot", () => {
 			await nextTurn();
 			const fromSnapshot = await createFileStore({ home }).listAsJson(options);
 			for (const page of [fromFiles, fromSnapshot]) {
-				expect(page.sessions).toEqual(expected.sessions.map((session) => JSON.stringify(session)));
+				const texts = page.sessions.map((bytes) => new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+				expect(texts).toEqual(expected.sessions.map((session) => JSON.stringify(session)));
 				expect(page.nextCursor).toBe(expected.nextCursor);
 			}
 		}
+	});
+
+	it("summarize gives summarizeSessions of every session in list order: from the files, the snapshot, and after changes", async () => {
+		const { home, store } = setup();
+		const reply = (model: string, cost: number) => ({
+			recordType: "message" as const,
+			role: "assistant" as const,
+			content: [{ type: "text" as const, text: "ok" }],
+			provider: "p",
+			model,
+			usage: {
+				input: 3,
+				output: 5,
+				cacheRead: 1,
+				cacheWrite: 0,
+				totalTokens: 9,
+				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost },
+			},
+		});
+		// Costs whose sum depends on the order they are added in (0.1 + 0.2 + 0.3 is not 0.3 + 0.2 + 0.1).
+		const ids: string[] = [];
+		for (const [model, cost] of [
+			["a", 0.1],
+			["b", 0.2],
+			["a", 0.3],
+			["c", 1e-17],
+		] as const) {
+			const { id } = await store.create();
+			await store.append(id, [userMessage(`for ${model}`), reply(model, cost)]);
+			ids.push(id);
+		}
+		await store.archive(ids[1] as string);
+		const expected = async () => summarizeSessions((await store.list({ archived: true })).sessions);
+		expect(await store.summarize()).toEqual(await expected());
+		await nextTurn();
+		const header = JSON.parse(readFileSync(metadataSnapshotPath(home), "utf8").split("\n")[0] as string);
+		expect(header.stats).toEqual(await expected());
+		expect(await createFileStore({ home }).summarize()).toEqual(await expected());
+		await store.append(ids[0] as string, [reply("d", 2.5)]);
+		await store.delete(ids[2] as string);
+		const fresh = createFileStore({ home });
+		expect(await fresh.summarize()).toEqual(await expected());
+		expect((await fresh.summarize()).byModel["p/d"]?.cost).toBe(2.5);
+		// What a caller does with its copy is not what the next caller gets.
+		const copy = await fresh.summarize();
+		copy.sessions = -1;
+		expect((await fresh.summarize()).sessions).toBe(3);
 	});
 });

@@ -1,23 +1,30 @@
 import { closeSync, existsSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import * as zlib from "node:zlib";
-import { isSessionId } from "@agent/session-format/reading";
+import { emptyTokenTotals, isSessionId, type SessionStats } from "@agent/session-format/reading";
 import { type CachedMetadata, ListedSession } from "./listed-session.js";
 import { METADATA_KEYS } from "./metadata-fast.js";
 import { CREATE_FLAGS, MAX_SNAPSHOT_BYTES, makePrivateDir, openOwnFile, readOwnFileCapped } from "./safe-files.js";
 
-/** A snapshot as loaded: its entries, and the change token they were all checked under (if any). */
+/**
+ * A snapshot as loaded: its entries, the change token they were all checked under (if any), and
+ * summarizeSessions of exactly those entries in listing order (if it was known when written).
+ */
 export interface Snapshot {
 	entries: Map<string, CachedMetadata>;
 	checkedUnder?: string;
+	summary?: SessionStats;
 }
 
-const FORMAT = 6;
+const FORMAT = 7;
 /** The metadata fields this code knows: a snapshot written by code that knew others is not used. */
 const FIELDS = METADATA_KEYS.join(",");
 
-/** One entry of the index line: [id, ino, mtimeMs, ctimeMs, size, listing time, archived (1) or not (0)]. */
-type IndexEntry = [string, number, number, number, number, number, number];
+/**
+ * One entry of the index line: [id, ino, mtimeMs, ctimeMs, size, listing time, archived (1) or
+ * not (0), the byte length of the session's metadata line].
+ */
+type IndexEntry = [string, number, number, number, number, number, number, number];
 
 /**
  * The metadata cache of a listing, kept on disk ($AGENT_HOME/cache/metadata-snapshot.json) so
@@ -26,11 +33,12 @@ type IndexEntry = [string, number, number, number, number, number, number];
  * measured, those syscalls were most of a listing.
  *
  * Lines: a header (format, the metadata fields known to the writer, the CRC-32 of everything
- * after it, and the store's change token the entries were all checked under), an index (one JSON
- * array: per session its id, its file's identity, its listing time and whether it is archived),
- * then each session's metadata on a line of its own, in the index's order, as JSON.stringify
- * wrote it (UTF-8; the index is ASCII and read as Latin-1). A listing parses the index; a
- * session's metadata is parsed only when something asks for it (ListedSession), and
+ * after it, the store's change token the entries were all checked under, and the entries' `stats`
+ * summary when the writer knew it), an index (one JSON array: per session its id, its file's
+ * identity, its listing time, whether it is archived and the byte length of its line), then each
+ * session's metadata on a line of its own, in the index's order, as JSON.stringify wrote it
+ * (UTF-8; the index is ASCII and read as Latin-1). A listing parses the index; a session's
+ * metadata is parsed only when something asks for it (ListedSession), and
  * `list --json` prints those lines as they are. Entries are written only from metadata this code
  * checked, so a snapshot whose header and checksum match is used as it is (checking 2,000 entries
  * field by field again cost as much as the stats); one that is missing, damaged, or of another
@@ -43,6 +51,7 @@ type IndexEntry = [string, number, number, number, number, number, number];
 export function loadSnapshot(path: string): Snapshot {
 	const entries = new Map<string, CachedMetadata>();
 	let checkedUnder: string | undefined;
+	let summary: SessionStats | undefined;
 	try {
 		const read = readOwnFileCapped(path, MAX_SNAPSHOT_BYTES);
 		if (read.state !== "ok") return { entries };
@@ -58,55 +67,79 @@ export function loadSnapshot(path: string): Snapshot {
 		const indexEnd = body.indexOf(10);
 		const index: unknown = JSON.parse(body.toString("latin1", 0, indexEnd < 0 ? body.length : indexEnd));
 		if (!Array.isArray(index)) return { entries };
+		// The lines follow the index in its order, each as long as its entry says: no search for
+		// newlines (2,000 Buffer.indexOf calls were a third of loading the snapshot).
 		let start = indexEnd + 1;
 		for (const item of index) {
-			if (start <= 0 || start > body.length) return { entries: new Map() };
-			const next = body.indexOf(10, start);
-			const end = next < 0 ? body.length : next;
-			const entry = validIndexEntry(item);
-			if (entry) {
-				const [id, ino, mtimeMs, ctimeMs, size, time, archived] = entry;
-				const session = ListedSession.fromText(id, time, archived === 1, body, start, end);
-				entries.set(id, { identity: { ino, mtimeMs, ctimeMs, size }, session });
-			}
+			if (!validIndexEntry(item)) return { entries: new Map() };
+			const [id, ino, mtimeMs, ctimeMs, size, time, archived, length] = item;
+			const end = start + length;
+			if (end > body.length || (end < body.length && body[end] !== 10)) return { entries: new Map() };
+			const session = ListedSession.fromText(id, time, archived === 1, body, start, end);
+			entries.set(id, { identity: { ino, mtimeMs, ctimeMs, size }, session });
 			start = end + 1;
 		}
 		if (typeof header.checkedUnder === "string") checkedUnder = header.checkedUnder;
+		if (isSummary(header.stats)) summary = header.stats;
 	} catch {
 		return { entries: new Map() };
 	}
-	return checkedUnder === undefined ? { entries } : { entries, checkedUnder };
+	return {
+		entries,
+		...(checkedUnder === undefined ? {} : { checkedUnder }),
+		...(summary === undefined ? {} : { summary }),
+	};
 }
 
-function validIndexEntry(item: unknown): IndexEntry | undefined {
-	if (!Array.isArray(item) || item.length !== 7 || !isSessionId(item[0])) return undefined;
-	for (let i = 1; i < 7; i++) if (typeof item[i] !== "number") return undefined;
-	return item as IndexEntry;
+function validIndexEntry(item: unknown): item is IndexEntry {
+	if (!Array.isArray(item) || item.length !== 8 || !isSessionId(item[0])) return false;
+	for (let i = 1; i < 8; i++) if (typeof item[i] !== "number") return false;
+	return true;
 }
 
-/** The snapshot file's text for these entries. */
-export function snapshotText(entries: Iterable<CachedMetadata>, checkedUnder?: string): string {
+/** The snapshot file's bytes for these entries (made from their JSON's bytes: no text per session). */
+export function snapshotBytes(snapshot: {
+	entries: Iterable<CachedMetadata>;
+	checkedUnder?: string | undefined;
+	summary?: SessionStats | undefined;
+}): Buffer {
 	const index: IndexEntry[] = [];
-	const lines: string[] = [];
-	for (const { identity, session } of entries) {
+	const parts: Uint8Array[] = [];
+	const newline = Buffer.from("\n");
+	for (const { identity, session } of snapshot.entries) {
 		const { ino, mtimeMs, ctimeMs, size } = identity;
-		index.push([session.id, ino, mtimeMs, ctimeMs, size, session.time, session.archived ? 1 : 0]);
-		lines.push(session.json());
+		const json = session.jsonBytes();
+		index.push([session.id, ino, mtimeMs, ctimeMs, size, session.time, session.archived ? 1 : 0, json.length]);
+		parts.push(newline, json);
 	}
-	const body = [JSON.stringify(index), ...lines].join("\n");
-	const header = JSON.stringify({ format: FORMAT, fields: FIELDS, crc32: checksum(Buffer.from(body)), checkedUnder });
-	return `${header}\n${body}`;
+	const body = Buffer.concat([Buffer.from(JSON.stringify(index), "latin1"), ...parts]);
+	const { checkedUnder, summary } = snapshot;
+	const header = JSON.stringify({
+		format: FORMAT,
+		fields: FIELDS,
+		crc32: checksum(body),
+		checkedUnder,
+		stats: summary,
+	});
+	return Buffer.concat([Buffer.from(`${header}\n`), body]);
 }
 
 /** Replaces the snapshot; a failure (read-only home, full disk) only costs the next process a slower listing. */
-export function saveSnapshot(path: string, entries: Iterable<CachedMetadata>, checkedUnder?: string): void {
+export function saveSnapshot(
+	path: string,
+	snapshot: {
+		entries: Iterable<CachedMetadata>;
+		checkedUnder?: string | undefined;
+		summary?: SessionStats | undefined;
+	},
+): void {
 	const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
 	try {
 		// Not recursive: a home removed meanwhile is not made again for a cache.
 		if (!existsSync(dirname(path))) makePrivateDir(dirname(path));
 		const fd = openOwnFile(temp, CREATE_FLAGS);
 		try {
-			const bytes = Buffer.from(snapshotText(entries, checkedUnder));
+			const bytes = snapshotBytes(snapshot);
 			let written = 0;
 			while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 		} finally {
@@ -120,6 +153,25 @@ export function saveSnapshot(path: string, entries: Iterable<CachedMetadata>, ch
 			// never written
 		}
 	}
+}
+
+/**
+ * Whether a header's `stats` has the shape summarizeSessions gives. The header is outside the
+ * checksum; a value that is not such a summary is not used (the next `stats` adds up the entries).
+ */
+function isSummary(value: unknown): value is SessionStats {
+	if (typeof value !== "object" || value === null) return false;
+	const stats = value as Record<string, unknown>;
+	const counts = ["sessions", "archivedSessions", "records", "messages", "compactions", "bytes"];
+	if (!counts.every((key) => typeof stats[key] === "number")) return false;
+	if (!isTotals(stats.totals) || typeof stats.byModel !== "object" || stats.byModel === null) return false;
+	return Object.values(stats.byModel).every((entry) => isTotals(entry) && typeof entry.sessions === "number");
+}
+
+function isTotals(value: unknown): value is Record<string, unknown> {
+	if (typeof value !== "object" || value === null) return false;
+	const totals = value as Record<string, unknown>;
+	return Object.keys(emptyTokenTotals()).every((key) => typeof totals[key] === "number");
 }
 
 /**

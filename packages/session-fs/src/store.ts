@@ -26,6 +26,7 @@ import {
 	type SessionImportTarget,
 	type SessionLease,
 	type SessionMetadata,
+	type SessionStats,
 	type SessionStore,
 	type StoredRecord,
 	type VerifyReport,
@@ -36,6 +37,7 @@ import { errnoCode, invalidArgument, PREFIX, storageFailure } from "./errors.js"
 import { keepFileSizeSignalHarmless } from "./file-size-signal.js";
 import { DEFAULT_FORWARD_CHUNK, DEFAULT_MAX_LINE_BYTES } from "./line-reader.js";
 import { holdsSession, type ListedPage, pageOf, readAllMetadata } from "./list.js";
+import type { ListedSession } from "./listed-session.js";
 import { closeLogView, openLogView, withLogView } from "./log-view.js";
 import { MetadataCache } from "./metadata-cache.js";
 import { writeMetadataFile } from "./metadata-file.js";
@@ -172,11 +174,20 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 
 	async listAsJson(options: ListOptions = {}): Promise<ListJsonPage> {
 		const page = await this.listed(options);
-		return { ...page, sessions: page.sessions.map((session) => session.json()) };
+		return { ...page, sessions: page.sessions.map((session) => session.jsonBytes()) };
+	}
+
+	async summarize(): Promise<SessionStats> {
+		const every = pageOf(await this.listedAll(), { archived: true }).sessions;
+		return structuredClone(this.metadataCache.summaryOf(every));
 	}
 
 	private async listed(options: ListOptions): Promise<ListedPage> {
-		const all = await readAllMetadata(this.home, this.metadataCache, async (id) => {
+		return pageOf(await this.listedAll(), options);
+	}
+
+	private listedAll(): Promise<ListedSession[]> {
+		return readAllMetadata(this.home, this.metadataCache, async (id) => {
 			const paths = this.pathsOf(id);
 			if (!holdsSession(paths.dir)) return undefined;
 			try {
@@ -185,7 +196,6 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 				return undefined;
 			}
 		});
-		return pageOf(all, options);
 	}
 
 	async metadata(id: string): Promise<SessionMetadata> {

@@ -36,8 +36,8 @@ export function registerList(ctx: CliContext): Command {
 			if (flags.identity !== undefined) options.identityKey = flags.identity;
 			const store = await ctx.readStore();
 			// Piped, --json is one line of the sessions' JSON: the text the store keeps, when it keeps it.
-			const texts = flags.json && !ctx.out.stdout.isTTY ? listSessionsAsJson(store, options) : undefined;
-			if (texts) return ctx.out.jsonArrayOf(await texts);
+			const json = flags.json && !ctx.out.stdout.isTTY ? listSessionsAsJson(store, options) : undefined;
+			if (json) return ctx.out.jsonArrayOf(await json);
 			const sessions = await listSessions(store, options);
 			if (flags.json) return ctx.out.json(sessions);
 			if (sessions.length === 0) {

@@ -4,7 +4,7 @@ import type { CliContext } from "../cli-context.js";
 import type { Paint } from "../io/colors.js";
 import { formatBytes, formatCost, formatCount } from "../render/format.js";
 import { renderTable } from "../render/table.js";
-import { listSessions } from "../sessions-query.js";
+import { storeStats } from "../sessions-query.js";
 
 export function registerStats(ctx: CliContext): Command {
 	return new Command("stats")
@@ -13,11 +13,10 @@ export function registerStats(ctx: CliContext): Command {
 		.option("--json", "print { sessions, archivedSessions, records, messages, compactions, bytes, totals, byModel }")
 		.action(async (rawId: string | undefined, flags: { json?: boolean }) => {
 			const store = await ctx.readStore();
-			const sessions =
+			const stats =
 				rawId === undefined
-					? await listSessions(store, { archived: true })
-					: [await store.metadata(await ctx.sessionId(rawId))];
-			const stats = summarizeSessions(sessions);
+					? await storeStats(store)
+					: summarizeSessions([await store.metadata(await ctx.sessionId(rawId))]);
 			if (flags.json) return ctx.out.json(stats);
 			for (const line of renderStats(stats, ctx.out.paint)) await ctx.out.line(line);
 		});

@@ -36,12 +36,14 @@ describe("Output.json", () => {
 	it.each([
 		["none", []],
 		["one", [{ a: 1 }]],
-		["more than one piece", Array.from({ length: 2000 }, (_, i) => session(i))],
+		["more than one piece (256 KiB)", Array.from({ length: 5000 }, (_, i) => session(i))],
 	])("jsonArrayOf writes %s as JSON.stringify writes the array of their values", async (_name, values) => {
 		const stdout = new PassThrough();
-		const chunks: string[] = [];
-		stdout.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")));
-		await new Output(stdout, new PassThrough(), {}).jsonArrayOf(values.map((value) => JSON.stringify(value)));
-		expect(chunks.join("")).toBe(`${JSON.stringify(values)}\n`);
+		const chunks: Buffer[] = [];
+		stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+		const utf8 = values.map((value) => Buffer.from(JSON.stringify(value)));
+		await new Output(stdout, new PassThrough(), {}).jsonArrayOf(utf8);
+		expect(Buffer.concat(chunks).toString("utf8")).toBe(`${JSON.stringify(values)}\n`);
+		if (values.length > 2000) expect(chunks.length).toBeGreaterThan(1);
 	});
 });

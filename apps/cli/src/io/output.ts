@@ -3,6 +3,11 @@ import { colorsEnabled, type Paint, painter } from "./colors.js";
 
 /** About how much text `json` hands to the stream at a time. */
 const JSON_PIECE_CHARS = 32 << 10;
+/** About how many bytes `jsonArrayOf` hands to the stream at a time. */
+const JSON_PIECE_BYTES = 256 << 10;
+const OPEN = Buffer.from("[");
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]\n");
 
 /** Where a command writes: data to stdout, messages and progress to stderr. */
 export class Output {
@@ -25,8 +30,8 @@ export class Output {
 		return previous;
 	}
 
-	/** Writes text as is. Resolves once the stream took it (waits when the pipe is full). */
-	write(text: string): Promise<void> {
+	/** Writes text (or bytes) as is. Resolves once the stream took it (waits when the pipe is full). */
+	write(text: string | Uint8Array): Promise<void> {
 		return new Promise((resolve, reject) => {
 			if (this.stdout.write(text, (error) => (error ? reject(error) : undefined))) resolve();
 			else this.stdout.once("drain", resolve);
@@ -58,9 +63,26 @@ export class Output {
 		return this.writeArray(value.length, elementAt, ",\n", "\n]\n", "[\n");
 	}
 
-	/** A JSON array of values already in JSON text, on one line (what `json` prints for them when piped). */
-	jsonArrayOf(texts: readonly string[]): Promise<void> {
-		return this.writeArray(texts.length, (i) => texts[i] as string, ",", "]\n");
+	/**
+	 * A JSON array of values already in JSON (UTF-8 bytes), on one line: what `json` prints for
+	 * them when piped, made without a string (a listing of thousands of sessions is megabytes).
+	 */
+	async jsonArrayOf(values: readonly Uint8Array[]): Promise<void> {
+		let pieces: Uint8Array[] = [OPEN];
+		let bytes = OPEN.length;
+		for (let i = 0; i < values.length; i++) {
+			const value = values[i] as Uint8Array;
+			if (i > 0) pieces.push(COMMA);
+			pieces.push(value);
+			bytes += value.length + (i > 0 ? COMMA.length : 0);
+			if (bytes >= JSON_PIECE_BYTES) {
+				await this.write(Buffer.concat(pieces, bytes));
+				pieces = [];
+				bytes = 0;
+			}
+		}
+		pieces.push(CLOSE);
+		await this.write(Buffer.concat(pieces, bytes + CLOSE.length));
 	}
 
 	/**

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { type Measurement, median } from "../measure.js";
 
 /** The built CLI, as users run it (the bundle of apps/cli). */
-export const CLI_BIN = fileURLToPath(new URL("../../../../apps/cli/dist/cli/agent-sessions.js", import.meta.url));
+export const CLI_BIN = fileURLToPath(new URL("../../../../apps/cli/dist/cli/agent-sessions.cjs", import.meta.url));
 
 export interface CliRunParams {
 	/** Arguments after `node`: the CLI's path and its arguments, or `-e 0` for a bare Node start. */
