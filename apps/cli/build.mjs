@@ -49,7 +49,9 @@ const { output } = await bundle.write({
 	// Not minified: it measured no faster to start (V8 pre-parses either quickly), stack traces
 	// read, and the release check finds the bundle's imports of its dependencies.
 	minify: false,
-	comments: { legal: false },
+	// Without JSDoc: a chunk whose text has no import() is compiled with the compile cache
+	// (src/compile-cache.ts), and commander's JSDoc types read as one.
+	comments: { legal: false, jsdoc: false },
 });
 await bundle.close();
 fs.chmodSync(path.join(out, "agent-sessions.cjs"), 0o755);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import module from "node:module";
-
-// Node >= 22.1 keeps compiled code between runs; on Node 20 there is no such cache and nothing to do.
-(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { useCompileCacheFor } from "./compile-cache.js";
 
 // No top-level await: the published bin is a CommonJS bundle (build.mjs).
 async function run(args: string[]): Promise<void> {
@@ -12,6 +12,10 @@ async function run(args: string[]): Promise<void> {
 		process.stdout.write(`${CLI_VERSION}\n`);
 		return;
 	}
+	// Compiled code kept between runs: Node's own cache on Node >= 22.1, the bundle's on Node 20.
+	const { enableCompileCache } = module as { enableCompileCache?: () => unknown };
+	if (enableCompileCache) enableCompileCache();
+	else useCompileCacheFor(path.join(path.dirname(fileURLToPath(import.meta.url)), "chunks"));
 	// A closed pipe (`agent-sessions show ID | head`) ends the output, not the command: a turn
 	// being sent still completes and is stored; a command that only prints stops at its next
 	// write (main treats that as success).

@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readdirSync } from "node:fs";
+import { type Dirent, existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
 	decodeListCursor,
@@ -10,7 +10,7 @@ import {
 } from "@agent/session-format/reading";
 import { errnoCode, invalidArgument, storageFailure } from "./errors.js";
 import { yieldToEventLoop } from "./line-reader.js";
-import { ListedSession } from "./listed-session.js";
+import { type DirectoryIdentity, ListedSession, newestFirst } from "./listed-session.js";
 import type { MetadataCache } from "./metadata-cache.js";
 import { currentMetadataChanges } from "./metadata-changes.js";
 import { LOG_FILE, METADATA_FILE, metadataChangesPath, metadataFileIn, sessionsRoot } from "./paths.js";
@@ -28,7 +28,10 @@ const FILES_BETWEEN_YIELDS = 256;
  * promise call is a thread-pool round trip costing more than the read itself). Files unchanged
  * since the store (or, through the snapshot on disk, any process) last read them come from its
  * cache: one stat each, or none at all while the store's change mark says that no metadata.json
- * changed since a listing checked them all (metadata-changes.ts).
+ * changed since a listing checked them all (metadata-changes.ts); and while the sessions
+ * directory also has the identity it had then (inode, times, size, link count), no session
+ * directory came or went either, and the directory is not even read. That catches one added,
+ * removed or renamed by hand too.
  */
 export async function readAllMetadata(
 	home: string,
@@ -36,9 +39,15 @@ export async function readAllMetadata(
 	rebuild: (id: string) => Promise<SessionMetadata | undefined>,
 ): Promise<ListedSession[]> {
 	const root = sessionsRoot(home);
-	// Read before the directory and the files: a change this listing may miss is marked after it.
+	// Both read before the directory and the files: a change this listing may miss is marked (or
+	// changes the directory) after them.
 	const changes = currentMetadataChanges(metadataChangesPath(home));
-	const trusted = cache.beginListing(changes);
+	const directory = directoryIdentity(root);
+	if (directory === undefined) return [];
+	const trust = cache.beginListing(changes, directory);
+	// No metadata.json changed, and no session directory came or went: the sessions held.
+	if (trust === "files-and-directory") return cache.heldSessions();
+	const trusted = trust === "files";
 	let entries: Dirent[];
 	try {
 		entries = readdirSync(root, { withFileTypes: true });
@@ -62,7 +71,7 @@ export async function readAllMetadata(
 		}
 	}
 	cache.retain(seen);
-	cache.endListing(changes, trusted);
+	cache.endListing(changes, directory);
 	// After the answer is on its way: the snapshot only speeds up the next process's first listing.
 	setImmediate(() => cache.saveSnapshot());
 	// A file the hand check refused may still be valid (written by other code): the schema decides.
@@ -76,6 +85,16 @@ export async function readAllMetadata(
 		}
 	}
 	return out;
+}
+
+/** The sessions directory's identity; undefined when there is no directory. */
+function directoryIdentity(root: string): DirectoryIdentity | undefined {
+	try {
+		const stat = statSync(root, { throwIfNoEntry: false });
+		return stat && { ino: stat.ino, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, size: stat.size, nlink: stat.nlink };
+	} catch (error) {
+		throw storageFailure(`could not list ${root}`, error);
+	}
 }
 
 /** True when the directory holds a session (a log or metadata); an empty one is being created or deleted. */
@@ -112,9 +131,7 @@ export function pageOf(all: readonly ListedSession[], options: ListOptions): Lis
 	if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
 		throw invalidArgument(`limit must be a whole number >= 1, got ${limit}`);
 	}
-	const sorted = all
-		.filter((session) => matches(session, options))
-		.sort((a, b) => b.time - a.time || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+	const sorted = all.filter((session) => matches(session, options)).sort(newestFirst);
 	let start = 0;
 	if (options.cursor !== undefined) {
 		const after = decodeListCursor(options.cursor);

@@ -72,6 +72,25 @@ export class ListedSession {
 	}
 }
 
+/**
+ * The sessions directory as a listing found it: its times change when an entry comes, goes or is
+ * renamed, and its link count when a subdirectory comes or goes (even within one tick of a clock
+ * whose timestamps are coarse).
+ */
+export interface DirectoryIdentity extends FileIdentity {
+	readonly nlink: number;
+}
+
+/** Whether two identities are of the same file, unchanged. */
+export function sameFile(a: FileIdentity, b: FileIdentity): boolean {
+	return a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.size === b.size;
+}
+
+/** The order of a listing (S7.5): newest listing time first, then the greater id first. */
+export function newestFirst(a: ListedSession, b: ListedSession): number {
+	return b.time - a.time || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
 /** A ListedSession read from a metadata.json file, with that file's identity. */
 export interface CachedMetadata {
 	readonly identity: FileIdentity;

@@ -1,9 +1,12 @@
 import { closeSync, fstatSync, readSync, statSync } from "node:fs";
 import { type SessionStats, summarizeSessions } from "@agent/session-format/reading";
-import { type CachedMetadata, ListedSession } from "./listed-session.js";
+import { type CachedMetadata, type DirectoryIdentity, ListedSession, newestFirst, sameFile } from "./listed-session.js";
 import { parseMetadataText } from "./metadata-file.js";
 import { loadSnapshot, saveSnapshot } from "./metadata-snapshot.js";
 import { MAX_METADATA_BYTES, openOwnFile, READ_FLAGS } from "./safe-files.js";
+
+/** What a listing may take from what the cache holds without looking (MetadataCache.beginListing). */
+export type ListingTrust = "nothing" | "files" | "files-and-directory";
 
 /**
  * The metadata.json files a store has read, kept while they are unchanged. metadata.json is only
@@ -22,6 +25,8 @@ export class MetadataCache {
 	 * needs no stat. Undefined: not known.
 	 */
 	private checkedUnder: string | undefined;
+	/** The sessions directory's identity, read before that listing read the directory. */
+	private checkedDirectory: DirectoryIdentity | undefined;
 	/** summarizeSessions of the entries in listing order, while they are the ones it was made of. */
 	private summary: SessionStats | undefined;
 	private buffer = Buffer.allocUnsafe(16 << 10);
@@ -31,23 +36,34 @@ export class MetadataCache {
 	constructor(private readonly snapshotPath?: string) {}
 
 	/**
-	 * Starts a listing under the store's change token, read just before (and before the listing
-	 * reads the sessions directory). Returns whether what is held here can be used without a stat:
-	 * true when no metadata.json changed since the last listing that checked them all.
+	 * Starts a listing under the store's change token and the sessions directory's identity, both
+	 * read just before (and before the listing reads the directory). What is held can be used
+	 * without a stat ("files") when no metadata.json changed since the last listing that checked
+	 * them all; and without reading the directory ("files-and-directory") when the directory is
+	 * also as that listing found it: then the sessions are exactly the ones held (heldSessions).
 	 */
-	beginListing(changes: string | undefined): boolean {
+	beginListing(changes: string | undefined, directory: DirectoryIdentity): ListingTrust {
 		this.loadSnapshotOnce();
-		return changes !== undefined && changes === this.checkedUnder;
+		if (changes === undefined || changes !== this.checkedUnder) return "nothing";
+		return this.sameDirectory(directory) ? "files-and-directory" : "files";
 	}
 
 	/**
-	 * Ends a listing that began under `changes`. One that checked every file (not `trusted`)
-	 * leaves that token for the next: every file it saw was checked after the token was read.
+	 * Ends a listing that began under `changes` and `directory` and read the directory: every file
+	 * it saw was checked after the token was read (or, in a "files" listing, unchanged since the
+	 * listing that did), and every entry after the directory's identity was read. The next listing
+	 * starts from those.
 	 */
-	endListing(changes: string | undefined, trusted: boolean): void {
-		if (trusted || changes === this.checkedUnder) return;
+	endListing(changes: string | undefined, directory: DirectoryIdentity): void {
+		if (changes === this.checkedUnder && this.sameDirectory(directory)) return;
 		this.checkedUnder = changes;
+		this.checkedDirectory = directory;
 		this.changed = true;
+	}
+
+	/** Every session held, in listing order when they came from the snapshot: for a "files-and-directory" listing. */
+	heldSessions(): ListedSession[] {
+		return Array.from(this.entries.values(), (entry) => entry.session);
 	}
 
 	/**
@@ -85,16 +101,7 @@ export class MetadataCache {
 		const cached = this.entries.get(id);
 		if (cached) {
 			const stat = statSync(file, { throwIfNoEntry: false });
-			const { identity } = cached;
-			if (
-				stat &&
-				identity.ino === stat.ino &&
-				identity.mtimeMs === stat.mtimeMs &&
-				identity.ctimeMs === stat.ctimeMs &&
-				identity.size === stat.size
-			) {
-				return cached.session;
-			}
+			if (stat && sameFile(cached.identity, stat)) return cached.session;
 		}
 		this.entriesChanged();
 		const loaded = this.load(file, id);
@@ -116,11 +123,19 @@ export class MetadataCache {
 	saveSnapshot(): void {
 		if (!this.snapshotPath || !this.changed) return;
 		this.changed = false;
+		// In listing order: the next process's listing then sorts what is already sorted.
+		const entries = [...this.entries.values()].sort((a, b) => newestFirst(a.session, b.session));
 		saveSnapshot(this.snapshotPath, {
-			entries: this.entries.values(),
+			entries,
 			checkedUnder: this.checkedUnder,
+			checkedDirectory: this.checkedDirectory,
 			summary: this.summary,
 		});
+	}
+
+	private sameDirectory(directory: DirectoryIdentity): boolean {
+		const checked = this.checkedDirectory;
+		return checked !== undefined && sameFile(checked, directory) && checked.nlink === directory.nlink;
 	}
 
 	private entriesChanged(): void {
@@ -135,6 +150,7 @@ export class MetadataCache {
 		const snapshot = loadSnapshot(this.snapshotPath);
 		this.entries = snapshot.entries;
 		this.checkedUnder = snapshot.checkedUnder;
+		this.checkedDirectory = snapshot.checkedDirectory;
 		this.summary = snapshot.summary;
 	}
 

@@ -67,6 +67,27 @@ describe("the store's change mark", () => {
 		expect((await listFresh(home)).map((s) => s.name)).toEqual(["edited by hand", "b2"]);
 	});
 
+	it("does not hide a session directory removed, restored or renamed by hand, though nothing marks those", async () => {
+		const { home, store } = setup();
+		const a = await store.create({ name: "a" });
+		const b = await store.create({ name: "b" });
+		await listFresh(home);
+		await listFresh(home); // from here on the mark holds, and listings trust the snapshot
+		const marked = currentMetadataChanges(metadataChangesPath(home));
+		const shelf = join(home, "shelf");
+		mkdirSync(shelf);
+		renameSync(store.pathsOf(a.id).dir, join(shelf, a.id));
+		expect((await listFresh(home)).map((s) => s.name)).toEqual(["b"]);
+		renameSync(join(shelf, a.id), store.pathsOf(a.id).dir);
+		expect((await listFresh(home)).map((s) => s.name)).toEqual(["a", "b"]);
+		rmSync(store.pathsOf(b.id).dir, { recursive: true });
+		expect((await listFresh(home)).map((s) => s.name)).toEqual(["a"]);
+		// A directory that is not a session's (a stray copy) changes nothing listed.
+		mkdirSync(join(home, "sessions", "not-a-session"));
+		expect((await listFresh(home)).map((s) => s.name)).toEqual(["a"]);
+		expect(currentMetadataChanges(metadataChangesPath(home))).toBe(marked);
+	});
+
 	it("is replaced by every way the store changes a metadata.json, and by taking a lease", async () => {
 		const { home, store } = setup();
 		const mark = metadataChangesPath(home);
@@ -148,12 +169,17 @@ describe("the store's change mark", () => {
 			| { kind: "append"; session: number }
 			| { kind: "rename"; session: number; name: string }
 			| { kind: "delete"; session: number }
+			| { kind: "shelve"; session: number }
+			| { kind: "unshelve" }
 			| { kind: "list" };
 		const step: fc.Arbitrary<Step> = fc.oneof(
 			fc.constant({ kind: "create" as const }),
 			fc.record({ kind: fc.constant("append" as const), session: fc.nat(5) }),
 			fc.record({ kind: fc.constant("rename" as const), session: fc.nat(5), name: fc.string({ maxLength: 8 }) }),
 			fc.record({ kind: fc.constant("delete" as const), session: fc.nat(5) }),
+			// By hand, unknown to the store: a session directory moved out of the store and back.
+			fc.record({ kind: fc.constant("shelve" as const), session: fc.nat(5) }),
+			fc.constant({ kind: "unshelve" as const }),
 			fc.constant({ kind: "list" as const }),
 		);
 		await fc.assert(
@@ -161,12 +187,26 @@ describe("the store's change mark", () => {
 				const { home } = setup();
 				const writers = [createFileStore({ home }), createFileStore({ home })];
 				const ids: string[] = [];
+				const shelved: string[] = [];
+				const shelf = join(home, "shelf");
+				mkdirSync(shelf, { recursive: true });
 				const run = async (s: Step, i: number): Promise<unknown> => {
 					const writer = writers[i % 2] as FileSessionStore;
 					const id = "session" in s ? ids[s.session % Math.max(1, ids.length)] : undefined;
 					if (s.kind === "create") return ids.push((await writer.create({ name: `s${ids.length}` })).id);
 					if (s.kind === "list") return listFresh(home);
+					if (s.kind === "unshelve") {
+						const back = shelved.pop();
+						if (back === undefined) return undefined;
+						renameSync(join(shelf, back), writer.pathsOf(back).dir);
+						return ids.push(back);
+					}
 					if (id === undefined) return undefined;
+					if (s.kind === "shelve") {
+						ids.splice(ids.indexOf(id), 1);
+						shelved.push(id);
+						return renameSync(writer.pathsOf(id).dir, join(shelf, id));
+					}
 					if (s.kind === "append") return writer.append(id, [userMessage("x")]);
 					if (s.kind === "rename") return writer.rename(id, s.name.length > 0 ? s.name : "unnamed");
 					ids.splice(ids.indexOf(id), 1);

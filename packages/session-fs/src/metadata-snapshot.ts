@@ -2,7 +2,7 @@ import { closeSync, existsSync, renameSync, unlinkSync, writeSync } from "node:f
 import { dirname } from "node:path";
 import * as zlib from "node:zlib";
 import { emptyTokenTotals, isSessionId, type SessionStats } from "@agent/session-format/reading";
-import { type CachedMetadata, ListedSession } from "./listed-session.js";
+import { type CachedMetadata, type DirectoryIdentity, ListedSession } from "./listed-session.js";
 import { METADATA_KEYS } from "./metadata-fast.js";
 import { CREATE_FLAGS, MAX_SNAPSHOT_BYTES, makePrivateDir, openOwnFile, readOwnFileCapped } from "./safe-files.js";
 
@@ -13,7 +13,17 @@ import { CREATE_FLAGS, MAX_SNAPSHOT_BYTES, makePrivateDir, openOwnFile, readOwnF
 export interface Snapshot {
 	entries: Map<string, CachedMetadata>;
 	checkedUnder?: string;
+	/** The sessions directory's identity when the listing that checked the entries read it. */
+	checkedDirectory?: DirectoryIdentity;
 	summary?: SessionStats;
+}
+
+/** What saveSnapshot writes: the entries (in listing order) and what they were checked under. */
+export interface SnapshotContent {
+	entries: Iterable<CachedMetadata>;
+	checkedUnder?: string | undefined;
+	checkedDirectory?: DirectoryIdentity | undefined;
+	summary?: SessionStats | undefined;
 }
 
 const FORMAT = 7;
@@ -33,16 +43,17 @@ type IndexEntry = [string, number, number, number, number, number, number, numbe
  * measured, those syscalls were most of a listing.
  *
  * Lines: a header (format, the metadata fields known to the writer, the CRC-32 of everything
- * after it, the store's change token the entries were all checked under, and the entries' `stats`
- * summary when the writer knew it), an index (one JSON array: per session its id, its file's
- * identity, its listing time, whether it is archived and the byte length of its line), then each
- * session's metadata on a line of its own, in the index's order, as JSON.stringify wrote it
- * (UTF-8; the index is ASCII and read as Latin-1). A listing parses the index; a session's
- * metadata is parsed only when something asks for it (ListedSession), and
- * `list --json` prints those lines as they are. Entries are written only from metadata this code
- * checked, so a snapshot whose header and checksum match is used as it is (checking 2,000 entries
- * field by field again cost as much as the stats); one that is missing, damaged, or of another
- * format or field set is ignored. An entry is used only while the metadata.json it came from
+ * after it, the store's change token the entries were all checked under with the sessions
+ * directory's identity then, and the entries' `stats` summary when the writer knew it), an index
+ * (one JSON array: per session its id, its file's identity, its listing time, whether it is
+ * archived and the byte length of its line), then each session's metadata on a line of its own,
+ * in the index's order (listing order), as JSON.stringify wrote it (UTF-8; the index is ASCII and
+ * read as Latin-1). A listing parses the index; a session's metadata is parsed only when
+ * something asks for it (ListedSession), and `list --json` prints those lines as they are.
+ * Entries are written only from metadata this code checked, so a snapshot whose header and
+ * checksum match is used as it is (checking 2,000 entries field by field again cost as much as
+ * the stats); one that is missing, damaged, or of another format or field set is ignored. An
+ * entry is used only while the metadata.json it came from
  * still has the same inode, times and size (metadata.json is only ever replaced by a rename,
  * which changes all of them), or without looking while the store's change mark still holds the
  * token (metadata-changes.ts). It is written to a temporary file and renamed (no fsync: losing it
@@ -51,6 +62,7 @@ type IndexEntry = [string, number, number, number, number, number, number, numbe
 export function loadSnapshot(path: string): Snapshot {
 	const entries = new Map<string, CachedMetadata>();
 	let checkedUnder: string | undefined;
+	let checkedDirectory: DirectoryIdentity | undefined;
 	let summary: SessionStats | undefined;
 	try {
 		const read = readOwnFileCapped(path, MAX_SNAPSHOT_BYTES);
@@ -81,14 +93,23 @@ export function loadSnapshot(path: string): Snapshot {
 		}
 		if (typeof header.checkedUnder === "string") checkedUnder = header.checkedUnder;
 		if (isSummary(header.stats)) summary = header.stats;
+		checkedDirectory = identityOf(header.checkedDirectory);
 	} catch {
 		return { entries: new Map() };
 	}
 	return {
 		entries,
 		...(checkedUnder === undefined ? {} : { checkedUnder }),
+		...(checkedDirectory === undefined ? {} : { checkedDirectory }),
 		...(summary === undefined ? {} : { summary }),
 	};
+}
+
+/** A header's [ino, mtimeMs, ctimeMs, size, nlink]; undefined when it is not five numbers. */
+function identityOf(value: unknown): DirectoryIdentity | undefined {
+	if (!Array.isArray(value) || value.length !== 5 || !value.every((n) => typeof n === "number")) return undefined;
+	const [ino, mtimeMs, ctimeMs, size, nlink] = value as number[];
+	return { ino, mtimeMs, ctimeMs, size, nlink } as DirectoryIdentity;
 }
 
 function validIndexEntry(item: unknown): item is IndexEntry {
@@ -98,11 +119,7 @@ function validIndexEntry(item: unknown): item is IndexEntry {
 }
 
 /** The snapshot file's bytes for these entries (made from their JSON's bytes: no text per session). */
-export function snapshotBytes(snapshot: {
-	entries: Iterable<CachedMetadata>;
-	checkedUnder?: string | undefined;
-	summary?: SessionStats | undefined;
-}): Buffer {
+export function snapshotBytes(snapshot: SnapshotContent): Buffer {
 	const index: IndexEntry[] = [];
 	const parts: Uint8Array[] = [];
 	const newline = Buffer.from("\n");
@@ -113,26 +130,21 @@ export function snapshotBytes(snapshot: {
 		parts.push(newline, json);
 	}
 	const body = Buffer.concat([Buffer.from(JSON.stringify(index), "latin1"), ...parts]);
-	const { checkedUnder, summary } = snapshot;
+	const { checkedUnder, checkedDirectory: d, summary } = snapshot;
+	const checkedDirectory = d && [d.ino, d.mtimeMs, d.ctimeMs, d.size, d.nlink];
 	const header = JSON.stringify({
 		format: FORMAT,
 		fields: FIELDS,
 		crc32: checksum(body),
 		checkedUnder,
+		checkedDirectory,
 		stats: summary,
 	});
 	return Buffer.concat([Buffer.from(`${header}\n`), body]);
 }
 
 /** Replaces the snapshot; a failure (read-only home, full disk) only costs the next process a slower listing. */
-export function saveSnapshot(
-	path: string,
-	snapshot: {
-		entries: Iterable<CachedMetadata>;
-		checkedUnder?: string | undefined;
-		summary?: SessionStats | undefined;
-	},
-): void {
+export function saveSnapshot(path: string, snapshot: SnapshotContent): void {
 	const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
 	try {
 		// Not recursive: a home removed meanwhile is not made again for a cache.

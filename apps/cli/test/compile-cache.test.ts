@@ -1,0 +1,92 @@
+import fs from "node:fs";
+import module from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assistantBody, cleanEnv, cliAt, jsonl, tempHome, userBody } from "./cli-harness.js";
+
+/**
+ * The bin's compile cache (src/compile-cache.ts), on the Node versions that lack Node's own
+ * (module.enableCompileCache, Node >= 22.1, which the bin uses instead).
+ */
+const nodeHasItsOwn = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function";
+
+let cli: ReturnType<typeof cliAt>;
+let id: string;
+
+beforeAll(async () => {
+	cli = cliAt(await tempHome());
+	id = await cli.create();
+	await cli.ok(["append", id], { input: jsonl(userBody("hello there"), assistantBody("hi")) });
+});
+
+function cacheDir(): string {
+	return fs.mkdtempSync(path.join(os.tmpdir(), "compile-cache-"));
+}
+
+/** The cache files under `dir` (one per chunk), with their sizes. */
+function cached(dir: string): Map<string, number> {
+	const found = new Map<string, number>();
+	for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+		if (entry.isFile()) found.set(entry.name, fs.statSync(path.join(entry.parentPath, entry.name)).size);
+	}
+	return found;
+}
+
+describe.skipIf(nodeHasItsOwn)("the compile cache of the bin's chunks (Node 20)", () => {
+	it("is written by a first run and used by the next, whose answers and output are the same", async () => {
+		const dir = cacheDir();
+		const env = cleanEnv({ NODE_COMPILE_CACHE: dir });
+		// context loads pi-ai's model registry with import(): the chunks that import stay uncached and work.
+		const runs = [];
+		for (let i = 0; i < 3; i++) runs.push(await cli(["context", id, "--json"], { env }));
+		for (const run of runs) {
+			expect(run.code, run.stderr).toBe(0);
+			expect(run.stderr).toBe("");
+			expect(run.stdout).toBe(runs[0]?.stdout);
+		}
+		const files = cached(dir);
+		expect(files.size).toBeGreaterThan(3);
+		expect([...files.keys()].every((name) => name.endsWith(".cjs.v8"))).toBe(true);
+		const list = await cli(["list", "--json"], { env });
+		expect(JSON.parse(list.stdout).map((s: { id: string }) => s.id)).toEqual([id]);
+	});
+
+	it("replaces damaged data, and the command runs as without it", async () => {
+		const dir = cacheDir();
+		const env = cleanEnv({ NODE_COMPILE_CACHE: dir });
+		const first = await cli(["show", id], { env });
+		expect(first.code, first.stderr).toBe(0);
+		const files = [...cached(dir).keys()];
+		const damaged = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+		for (const entry of damaged) fs.writeFileSync(path.join(entry.parentPath, entry.name), "not V8's code cache");
+		const again = await cli(["show", id], { env });
+		expect(again.code, again.stderr).toBe(0);
+		expect(again.stdout).toBe(first.stdout);
+		const after = cached(dir);
+		expect([...after.keys()].sort()).toEqual(files.sort());
+		for (const size of after.values()) expect(size).toBeGreaterThan("not V8's code cache".length);
+	});
+
+	it("is not used in a directory others can write to, nor with NODE_DISABLE_COMPILE_CACHE=1", async () => {
+		const open = cacheDir();
+		fs.chmodSync(open, 0o777);
+		const openRun = await cli(["show", id], { env: cleanEnv({ NODE_COMPILE_CACHE: open }) });
+		expect(openRun.code, openRun.stderr).toBe(0);
+		const versions = fs.readdirSync(path.join(open, "compile-cache"));
+		for (const version of versions) fs.chmodSync(path.join(open, "compile-cache", version), 0o777);
+		const again = await cli(["show", id], { env: cleanEnv({ NODE_COMPILE_CACHE: open }) });
+		expect(again.code, again.stderr).toBe(0);
+		const before = cached(open);
+		const third = await cli(["tail", id], { env: cleanEnv({ NODE_COMPILE_CACHE: open }) });
+		expect(third.code, third.stderr).toBe(0);
+		expect(cached(open)).toEqual(before);
+
+		const off = cacheDir();
+		const offRun = await cli(["show", id], {
+			env: cleanEnv({ NODE_COMPILE_CACHE: off, NODE_DISABLE_COMPILE_CACHE: "1" }),
+		});
+		expect(offRun.code, offRun.stderr).toBe(0);
+		expect(cached(off).size).toBe(0);
+	});
+});
