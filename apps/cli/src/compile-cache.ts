@@ -20,7 +20,8 @@ import vm from "node:vm";
  * run compiled) written when the process exits, one file per chunk (whose name carries a hash of
  * its content), by a temporary file and a rename. V8 checks that data was made by the same V8,
  * with the same flags, from the same source, and rejects any other (then the chunk is compiled as
- * usual, and the data replaced). The directory is the user's own ($NODE_COMPILE_CACHE, else
+ * usual, and the data replaced); the data of chunks the bundle no longer has (an earlier version's)
+ * is removed when new data is written. The directory is the user's own ($NODE_COMPILE_CACHE, else
  * $XDG_CACHE_HOME or ~/.cache, then agent-sessions/compile-cache/<node version>): one that others
  * can write to is not used. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
  */
@@ -42,23 +43,40 @@ export function useCompileCacheFor(chunksDir: string, env: NodeJS.ProcessEnv = p
 		});
 		if (cachedData === undefined || script.cachedDataRejected === true) toSave.push({ script, file });
 		const body = script.runInThisContext({ displayErrors: true }) as ModuleBody;
-		return body.call(
-			this.exports,
-			this.exports,
-			Module.createRequire(filename),
-			this,
-			filename,
-			path.dirname(filename),
-		);
+		return body.call(this.exports, this.exports, requireOf(this, filename), this, filename, path.dirname(filename));
 	};
 	process.once("exit", () => {
+		if (toSave.length === 0) return;
 		for (const { script, file } of toSave) writeCache(dir, file, script.createCachedData());
+		forgetOtherChunks(dir, chunksDir);
 	});
 }
 
 interface CompilingModule {
 	exports: unknown;
+	require(id: string): unknown;
 	_compile(content: string, filename: string): unknown;
+}
+
+/**
+ * The require a chunk's code gets: the module's own require, with require.resolve (and .paths,
+ * .cache) from Module.createRequire made on first use (making one for each of a command's chunks
+ * cost a millisecond of path work that the bundle's plain requires never need).
+ */
+function requireOf(module: CompilingModule, filename: string): NodeJS.Require {
+	let full: NodeJS.Require | undefined;
+	const fullRequire = () => {
+		full ??= Module.createRequire(filename);
+		return full;
+	};
+	const resolve = ((request: string, options?: { paths?: string[] }) =>
+		fullRequire().resolve(request, options)) as NodeJS.RequireResolve;
+	resolve.paths = (request: string) => fullRequire().resolve.paths(request);
+	const require = ((id: string) => module.require(id)) as NodeJS.Require;
+	require.resolve = resolve;
+	Object.defineProperty(require, "cache", { get: () => fullRequire().cache });
+	Object.defineProperty(require, "main", { get: () => fullRequire().main });
+	return require;
 }
 
 type ModuleBody = (
@@ -87,6 +105,22 @@ function cacheDirectory(env: NodeJS.ProcessEnv): string | undefined {
 		return stat.isDirectory() && own && (stat.mode & 0o022) === 0 ? dir : undefined;
 	} catch {
 		return undefined;
+	}
+}
+
+/**
+ * Removes the data of chunks this bundle does not have (an earlier version's: chunk names carry a
+ * hash of their content). Done only by a run that wrote data, so at most once per install.
+ */
+function forgetOtherChunks(dir: string, chunksDir: string): void {
+	try {
+		const chunks = new Set(fs.readdirSync(chunksDir));
+		for (const name of fs.readdirSync(dir)) {
+			if (name.endsWith(".v8") && !chunks.has(name.slice(0, -".v8".length)))
+				fs.rmSync(path.join(dir, name), { force: true });
+		}
+	} catch {
+		// a cache left as it is costs only disk space
 	}
 }
 

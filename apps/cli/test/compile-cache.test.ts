@@ -37,6 +37,10 @@ describe.skipIf(nodeHasItsOwn)("the compile cache of the bin's chunks (Node 20)"
 	it("is written by a first run and used by the next, whose answers and output are the same", async () => {
 		const dir = cacheDir();
 		const env = cleanEnv({ NODE_COMPILE_CACHE: dir });
+		// An earlier version's chunk: its data goes when this version's is written.
+		const versionDir = path.join(dir, "compile-cache", `${process.version}-${process.arch}`);
+		fs.mkdirSync(versionDir, { recursive: true, mode: 0o700 });
+		fs.writeFileSync(path.join(versionDir, "main-OLDVERSION.cjs.v8"), "an earlier version's code cache");
 		// context loads pi-ai's model registry with import(): the chunks that import stay uncached and work.
 		const runs = [];
 		for (let i = 0; i < 3; i++) runs.push(await cli(["context", id, "--json"], { env }));
@@ -48,6 +52,7 @@ describe.skipIf(nodeHasItsOwn)("the compile cache of the bin's chunks (Node 20)"
 		const files = cached(dir);
 		expect(files.size).toBeGreaterThan(3);
 		expect([...files.keys()].every((name) => name.endsWith(".cjs.v8"))).toBe(true);
+		expect(files.has("main-OLDVERSION.cjs.v8")).toBe(false);
 		const list = await cli(["list", "--json"], { env });
 		expect(JSON.parse(list.stdout).map((s: { id: string }) => s.id)).toEqual([id]);
 	});

@@ -82,10 +82,16 @@ describe("what a read command loads", () => {
 		const home = await tempHome();
 		const withConfig = cliAt(home);
 		const session = await withConfig.create();
+		const reply = { ...assistantBody("hi"), provider: "anthropic", model: "claude-sonnet-4-5" };
+		await withConfig.ok(["append", session], { input: jsonl(userBody("hello"), reply) });
 		fs.writeFileSync(path.join(home, "config.yaml"), "compaction:\n  prune_tool_outputs: 100\n");
 		const modules = await loadedModules(withConfig, ["context", session, "--json"]);
 		expect(modules.some((url) => url.endsWith("/pi-ai/dist/models.js"))).toBe(true);
 		expect(modules.some((url) => CONFIG_FILE.test(url))).toBe(true);
 		expect(modules.filter((url) => LLM_STACK.test(url))).toEqual([]);
+		// The windows are then in the home's cache: the next context loads nothing of pi-ai.
+		expect(fs.existsSync(path.join(home, "cache", "model-windows.json"))).toBe(true);
+		const again = await loadedModules(withConfig, ["context", session, "--json"]);
+		expect(again.filter((url) => url.includes("/pi-ai/"))).toEqual([]);
 	});
 });

@@ -72,8 +72,7 @@ export async function readAllMetadata(
 	}
 	cache.retain(seen);
 	cache.endListing(changes, directory);
-	// After the answer is on its way: the snapshot only speeds up the next process's first listing.
-	setImmediate(() => cache.saveSnapshot());
+	cache.saveSnapshotSoon();
 	// A file the hand check refused may still be valid (written by other code): the schema decides.
 	if (damaged.length > 0) await loadSchemaChecks();
 	for (const id of damaged) {

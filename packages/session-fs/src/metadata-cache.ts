@@ -32,6 +32,7 @@ export class MetadataCache {
 	private buffer = Buffer.allocUnsafe(16 << 10);
 	private snapshotLoaded = false;
 	private changed = false;
+	private saveScheduled = false;
 
 	constructor(private readonly snapshotPath?: string) {}
 
@@ -78,6 +79,7 @@ export class MetadataCache {
 		if (held) {
 			this.summary = summary;
 			this.changed = true;
+			this.saveSnapshotSoon();
 		}
 		return summary;
 	}
@@ -117,6 +119,19 @@ export class MetadataCache {
 			this.entries.delete(id);
 			this.entriesChanged();
 		}
+	}
+
+	/**
+	 * Writes the snapshot (when it changed) once the caller's answer is on its way: the snapshot
+	 * only speeds up the next process's first listing.
+	 */
+	saveSnapshotSoon(): void {
+		if (this.saveScheduled) return;
+		this.saveScheduled = true;
+		setImmediate(() => {
+			this.saveScheduled = false;
+			this.saveSnapshot();
+		});
 	}
 
 	/** Writes the snapshot when this cache changed since it was loaded or last saved. */

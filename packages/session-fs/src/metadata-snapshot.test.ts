@@ -194,6 +194,12 @@ describe("the listing's metadata snapshot", () => {
 		}
 		await store.archive(ids[1] as string);
 		const expected = async () => summarizeSessions((await store.list({ archived: true })).sessions);
+		// Listings that leave nothing to check (the mark and the directory as the last one found
+		// them): the sum a summarize makes then is still kept for the next process.
+		for (let i = 0; i < 2; i++) {
+			await createFileStore({ home }).list();
+			await nextTurn();
+		}
 		expect(await store.summarize()).toEqual(await expected());
 		await nextTurn();
 		const header = JSON.parse(readFileSync(metadataSnapshotPath(home), "utf8").split("\n")[0] as string);

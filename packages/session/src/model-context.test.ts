@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -73,5 +74,26 @@ describe("readModelContext", () => {
 		expect(contextWindowOf(registry, MODEL)).toBe(sonnet?.contextWindow);
 		expect(contextWindowOf(registry, "demo")).toBe(32_000);
 		expect(contextWindowOf(registry, "nobody/knows")).toBeUndefined();
+	});
+
+	it("keeps the registry's windows in the home's cache, used while the registry is the one they came from", async () => {
+		const home = await fs.mkdtemp(path.join(os.tmpdir(), "agent-model-windows-"));
+		const id = await sessionAt(home);
+		const file = path.join(home, "cache", "model-windows.json");
+		const sonnet = getModels("anthropic").find((model) => model.id === "claude-sonnet-4-5");
+		const context = () => readModelContext(createFileStore({ home }), id, { home });
+		expect((await context()).truncated?.seqs).toHaveLength(1);
+		const cached = JSON.parse(readFileSync(file, "utf8"));
+		expect(cached.windows[MODEL]).toBe(sonnet?.contextWindow);
+		expect(Object.keys(cached.windows).length).toBeGreaterThan(100);
+		// Read from the cache: a window made huge there cuts nothing.
+		writeFileSync(file, JSON.stringify({ key: cached.key, windows: { [MODEL]: 1e9 } }));
+		expect((await context()).truncated).toBeUndefined();
+		// Made from another registry, or damaged: not used, and written again from the registry.
+		for (const stale of [JSON.stringify({ key: "another", windows: { [MODEL]: 1e9 } }), "{not json", ""]) {
+			writeFileSync(file, stale);
+			expect((await context()).truncated?.seqs).toHaveLength(1);
+			expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(cached);
+		}
 	});
 });

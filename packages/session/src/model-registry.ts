@@ -1,3 +1,5 @@
+import { statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { ModelRegistry } from "./model-names.js";
 
 /**
@@ -11,7 +13,7 @@ import type { ModelRegistry } from "./model-names.js";
  */
 export async function loadModelRegistry(): Promise<ModelRegistry> {
 	try {
-		const entry = import.meta.resolve("@mariozechner/pi-ai");
+		const entry = piAiEntry();
 		const [models, keys] = await Promise.all([
 			import(new URL("./models.js", entry).href) as Promise<Partial<ModelRegistry>>,
 			import(new URL("./env-api-keys.js", entry).href) as Promise<Partial<ModelRegistry>>,
@@ -23,4 +25,23 @@ export async function loadModelRegistry(): Promise<ModelRegistry> {
 		// Not where this pi-ai version keeps them (or no import.meta.resolve): the entry point below.
 	}
 	return import("@mariozechner/pi-ai");
+}
+
+/** The URL of pi-ai's entry point, found without loading it. */
+function piAiEntry(): string {
+	return import.meta.resolve("@mariozechner/pi-ai");
+}
+
+/**
+ * What identifies the registry's data on disk (pi-ai's dist/models.js: its inode, size and
+ * modification time, which an install or upgrade of pi-ai changes): the key of caches derived
+ * from the registry (model-windows.ts). Undefined when it cannot be found.
+ */
+export function registryFileKey(): string | undefined {
+	try {
+		const stat = statSync(fileURLToPath(new URL("./models.js", piAiEntry())));
+		return `${stat.ino}-${stat.size}-${stat.mtimeMs}`;
+	} catch {
+		return undefined;
+	}
 }

@@ -46,4 +46,33 @@ describe("Output.json", () => {
 		expect(Buffer.concat(chunks).toString("utf8")).toBe(`${JSON.stringify(values)}\n`);
 		if (values.length > 2000) expect(chunks.length).toBeGreaterThan(1);
 	});
+
+	it("jsonArrayOf writes values lying a byte apart in one buffer (the snapshot's lines) as it writes any others", async () => {
+		const sessions = Array.from({ length: 5000 }, (_, i) => session(i));
+		const lines = Buffer.from(sessions.map((value) => JSON.stringify(value)).join("\n"));
+		const views: Uint8Array[] = [];
+		let start = 0;
+		for (const value of sessions) {
+			const length = Buffer.byteLength(JSON.stringify(value));
+			views.push(lines.subarray(start, start + length));
+			start += length + 1;
+		}
+		// Out of the buffer's order, from another buffer, and the same view twice: runs break there.
+		const values = [
+			views[3],
+			views[1],
+			...views.slice(4, 4000),
+			Buffer.from('{"other":true}'),
+			views[9],
+			views[9],
+			...views.slice(4000),
+		];
+		const stdout = new PassThrough();
+		const chunks: Buffer[] = [];
+		stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+		await new Output(stdout, new PassThrough(), {}).jsonArrayOf(values as Uint8Array[]);
+		const expected = values.map((value) => JSON.parse(Buffer.from(value as Uint8Array).toString("utf8")));
+		expect(Buffer.concat(chunks).toString("utf8")).toBe(`${JSON.stringify(expected)}\n`);
+		expect(lines.toString("utf8")).toBe(sessions.map((value) => JSON.stringify(value)).join("\n"));
+	});
 });

@@ -7,6 +7,7 @@ const JSON_PIECE_CHARS = 32 << 10;
 const JSON_PIECE_BYTES = 256 << 10;
 const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
+const COMMA_BYTE = 0x2c;
 const CLOSE = Buffer.from("]\n");
 
 /** Where a command writes: data to stdout, messages and progress to stderr. */
@@ -66,23 +67,52 @@ export class Output {
 	/**
 	 * A JSON array of values already in JSON (UTF-8 bytes), on one line: what `json` prints for
 	 * them when piped, made without a string (a listing of thousands of sessions is megabytes).
+	 * Values that lie one after the other in one buffer, a byte apart (the lines of the store's
+	 * snapshot), are copied as one run and the bytes between them made commas: thousands of small
+	 * copies were a tenth of `list --json`.
 	 */
 	async jsonArrayOf(values: readonly Uint8Array[]): Promise<void> {
-		let pieces: Uint8Array[] = [OPEN];
-		let bytes = OPEN.length;
-		for (let i = 0; i < values.length; i++) {
-			const value = values[i] as Uint8Array;
-			if (i > 0) pieces.push(COMMA);
-			pieces.push(value);
-			bytes += value.length + (i > 0 ? COMMA.length : 0);
-			if (bytes >= JSON_PIECE_BYTES) {
-				await this.write(Buffer.concat(pieces, bytes));
-				pieces = [];
-				bytes = 0;
+		let i = 0;
+		let piece = Buffer.allocUnsafe(0);
+		let used = 0;
+		const reserve = (bytes: number) => {
+			if (used + bytes <= piece.length) return;
+			const bigger = Buffer.allocUnsafe(Math.max(JSON_PIECE_BYTES, used + bytes));
+			piece.copy(bigger, 0, 0, used);
+			piece = bigger;
+		};
+		const put = (bytes: Uint8Array) => {
+			reserve(bytes.length);
+			piece.set(bytes, used);
+			used += bytes.length;
+		};
+		put(OPEN);
+		while (i < values.length) {
+			if (i > 0) put(COMMA);
+			const first = values[i] as Uint8Array;
+			let last = i;
+			let end = first.byteOffset + first.length;
+			for (let next = values[last + 1]; next !== undefined; next = values[last + 1]) {
+				if (next.buffer !== first.buffer || next.byteOffset !== end + 1 || end - first.byteOffset >= JSON_PIECE_BYTES)
+					break;
+				last++;
+				end = next.byteOffset + next.length;
+			}
+			const at = used;
+			put(new Uint8Array(first.buffer, first.byteOffset, end - first.byteOffset));
+			for (let k = i; k < last; k++) {
+				const value = values[k] as Uint8Array;
+				piece[at + (value.byteOffset - first.byteOffset) + value.length] = COMMA_BYTE;
+			}
+			i = last + 1;
+			if (used >= JSON_PIECE_BYTES) {
+				await this.write(piece.subarray(0, used));
+				piece = Buffer.allocUnsafe(0);
+				used = 0;
 			}
 		}
-		pieces.push(CLOSE);
-		await this.write(Buffer.concat(pieces, bytes + CLOSE.length));
+		put(CLOSE);
+		await this.write(piece.subarray(0, used));
 	}
 
 	/**
