@@ -22,12 +22,12 @@ import vm from "node:vm";
  * with the same flags, from the same source, and rejects any other (then the chunk is compiled as
  * usual, and the data replaced); the data of chunks the bundle no longer has (an earlier version's)
  * is removed when new data is written. The directory is the user's own ($NODE_COMPILE_CACHE, else
- * $XDG_CACHE_HOME or ~/.cache, then agent-sessions/compile-cache/<node version>): one that others
- * can write to is not used. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
+ * $XDG_CACHE_HOME or ~/.cache, then agent-sessions/compile-cache/<node version>/<install>): one
+ * that others can write to is not used. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's.
  */
 export function useCompileCacheFor(chunksDir: string, env: NodeJS.ProcessEnv = process.env): void {
 	if (env.NODE_DISABLE_COMPILE_CACHE === "1") return;
-	const dir = cacheDirectory(env);
+	const dir = cacheDirectory(env, chunksDir);
 	if (dir === undefined) return;
 	const prefix = `${chunksDir}${path.sep}`;
 	const toSave: { script: vm.Script; file: string }[] = [];
@@ -94,10 +94,12 @@ const WRAPPER_START = "(function (exports, require, module, __filename, __dirnam
 const WRAPPER_END = "\n});";
 
 /** The cache directory, made private when missing; undefined when it cannot be trusted or made. */
-function cacheDirectory(env: NodeJS.ProcessEnv): string | undefined {
+function cacheDirectory(env: NodeJS.ProcessEnv, chunksDir: string): string | undefined {
 	const base =
 		env.NODE_COMPILE_CACHE || path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "agent-sessions");
-	const dir = path.join(base, "compile-cache", `${process.version}-${process.arch}`);
+	// One directory per installed bundle: two installs (a global and a project's, of different
+	// versions) would otherwise remove each other's data on every run (forgetOtherChunks).
+	const dir = path.join(base, "compile-cache", `${process.version}-${process.arch}`, nameOf(chunksDir));
 	try {
 		fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 		const stat = fs.lstatSync(dir);
@@ -122,6 +124,16 @@ function forgetOtherChunks(dir: string, chunksDir: string): void {
 	} catch {
 		// a cache left as it is costs only disk space
 	}
+}
+
+/** A short name for a path (32-bit FNV-1a, in hex): node:crypto alone would cost more than it saves. */
+function nameOf(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) {
+		hash ^= text.charCodeAt(i);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return hash.toString(16).padStart(8, "0");
 }
 
 function readCache(file: string): Buffer | undefined {

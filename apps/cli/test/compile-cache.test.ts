@@ -33,14 +33,18 @@ function cached(dir: string): Map<string, number> {
 	return found;
 }
 
+/** The directory of this install's data (compile-cache/<node version>/<install>). */
+function installDir(dir: string): string {
+	const versions = path.join(dir, "compile-cache", `${process.version}-${process.arch}`);
+	const installs = fs.readdirSync(versions);
+	expect(installs).toHaveLength(1);
+	return path.join(versions, installs[0] as string);
+}
+
 describe.skipIf(nodeHasItsOwn)("the compile cache of the bin's chunks (Node 20)", () => {
 	it("is written by a first run and used by the next, whose answers and output are the same", async () => {
 		const dir = cacheDir();
 		const env = cleanEnv({ NODE_COMPILE_CACHE: dir });
-		// An earlier version's chunk: its data goes when this version's is written.
-		const versionDir = path.join(dir, "compile-cache", `${process.version}-${process.arch}`);
-		fs.mkdirSync(versionDir, { recursive: true, mode: 0o700 });
-		fs.writeFileSync(path.join(versionDir, "main-OLDVERSION.cjs.v8"), "an earlier version's code cache");
 		// context loads pi-ai's model registry with import(): the chunks that import stay uncached and work.
 		const runs = [];
 		for (let i = 0; i < 3; i++) runs.push(await cli(["context", id, "--json"], { env }));
@@ -52,7 +56,17 @@ describe.skipIf(nodeHasItsOwn)("the compile cache of the bin's chunks (Node 20)"
 		const files = cached(dir);
 		expect(files.size).toBeGreaterThan(3);
 		expect([...files.keys()].every((name) => name.endsWith(".cjs.v8"))).toBe(true);
-		expect(files.has("main-OLDVERSION.cjs.v8")).toBe(false);
+		// An earlier version's chunk in this install's directory goes when new data is written;
+		// another install's directory is left alone.
+		const install = installDir(dir);
+		const other = path.join(path.dirname(install), "another-install");
+		fs.mkdirSync(other, { mode: 0o700 });
+		for (const where of [install, other]) fs.writeFileSync(path.join(where, "main-OLD.cjs.v8"), "old");
+		fs.rmSync(path.join(install, [...files.keys()][0] as string));
+		expect((await cli(["context", id, "--json"], { env })).code).toBe(0);
+		expect(fs.existsSync(path.join(install, "main-OLD.cjs.v8"))).toBe(false);
+		expect(fs.existsSync(path.join(other, "main-OLD.cjs.v8"))).toBe(true);
+		expect(cached(install).size).toBe(files.size);
 		const list = await cli(["list", "--json"], { env });
 		expect(JSON.parse(list.stdout).map((s: { id: string }) => s.id)).toEqual([id]);
 	});
@@ -78,8 +92,7 @@ describe.skipIf(nodeHasItsOwn)("the compile cache of the bin's chunks (Node 20)"
 		fs.chmodSync(open, 0o777);
 		const openRun = await cli(["show", id], { env: cleanEnv({ NODE_COMPILE_CACHE: open }) });
 		expect(openRun.code, openRun.stderr).toBe(0);
-		const versions = fs.readdirSync(path.join(open, "compile-cache"));
-		for (const version of versions) fs.chmodSync(path.join(open, "compile-cache", version), 0o777);
+		fs.chmodSync(installDir(open), 0o777);
 		const again = await cli(["show", id], { env: cleanEnv({ NODE_COMPILE_CACHE: open }) });
 		expect(again.code, again.stderr).toBe(0);
 		const before = cached(open);
