@@ -18,19 +18,30 @@ export interface FileIdentity {
 export class ListedSession {
 	private parsed: SessionMetadata | undefined;
 
+	// The snapshot's bytes and where the JSON is in them (no object of its own: a listing makes thousands).
 	private constructor(
 		readonly id: string,
 		/** listingTime of the metadata: its sort key. */
 		readonly time: number,
 		readonly archived: boolean,
 		parsed: SessionMetadata | undefined,
-		private readonly text?: { bytes: Buffer; start: number; end: number },
+		private readonly bytes: Buffer | undefined,
+		private readonly start: number,
+		private readonly end: number,
 	) {
 		this.parsed = parsed;
 	}
 
 	static of(metadata: SessionMetadata): ListedSession {
-		return new ListedSession(metadata.id, listingTime(metadata), metadata.archivedAt !== undefined, metadata);
+		return new ListedSession(
+			metadata.id,
+			listingTime(metadata),
+			metadata.archivedAt !== undefined,
+			metadata,
+			undefined,
+			0,
+			0,
+		);
 	}
 
 	/** An entry of a checked snapshot: `bytes[start, end)` is its metadata as JSON.stringify wrote it, in UTF-8. */
@@ -42,7 +53,7 @@ export class ListedSession {
 		start: number,
 		end: number,
 	): ListedSession {
-		return new ListedSession(id, time, archived, undefined, { bytes, start, end });
+		return new ListedSession(id, time, archived, undefined, bytes, start, end);
 	}
 
 	/** The metadata (shared: holders must not change it). */
@@ -58,7 +69,7 @@ export class ListedSession {
 
 	/** The metadata as JSON.stringify writes it (the snapshot's text itself, when it came from there). */
 	json(): string {
-		if (this.text) return this.text.bytes.toString("utf8", this.text.start, this.text.end);
+		if (this.bytes) return this.bytes.toString("utf8", this.start, this.end);
 		return JSON.stringify(this.parsed);
 	}
 
@@ -67,7 +78,7 @@ export class ListedSession {
 	 * `list --json` of thousands of sessions was most of its garbage collection.
 	 */
 	jsonBytes(): Uint8Array {
-		if (this.text) return this.text.bytes.subarray(this.text.start, this.text.end);
+		if (this.bytes) return this.bytes.subarray(this.start, this.end);
 		return Buffer.from(JSON.stringify(this.parsed));
 	}
 }

@@ -47,8 +47,11 @@ describe("the listing's metadata snapshot", () => {
 		for (const name of names) await store.create({ name });
 		const first = await store.list();
 		await nextTurn();
-		// One line per session after the header and the index: nothing in the text breaks a line.
-		expect(readFileSync(metadataSnapshotPath(home), "utf8").split("\n")).toHaveLength(2 + names.length);
+		// The header, the index, and the sessions as a JSON array's elements, in listing order:
+		// nothing in the text breaks a line.
+		const lines = readFileSync(metadataSnapshotPath(home), "utf8").split("\n");
+		expect(lines).toHaveLength(3);
+		expect(JSON.parse(`[${lines[2]}]`)).toEqual(first.sessions);
 		const again = await createFileStore({ home }).list();
 		expect(again.sessions).toEqual(first.sessions);
 		expect(again.sessions.map((session) => session.name).sort()).toEqual([...names].sort());

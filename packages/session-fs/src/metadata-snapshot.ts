@@ -2,7 +2,7 @@ import { closeSync, existsSync, renameSync, unlinkSync, writeSync } from "node:f
 import { dirname } from "node:path";
 import * as zlib from "node:zlib";
 import { emptyTokenTotals, isSessionId, type SessionStats } from "@agent/session-format/reading";
-import { type CachedMetadata, type DirectoryIdentity, ListedSession } from "./listed-session.js";
+import { type CachedMetadata, type DirectoryIdentity, type FileIdentity, ListedSession } from "./listed-session.js";
 import { METADATA_KEYS } from "./metadata-fast.js";
 import { CREATE_FLAGS, MAX_SNAPSHOT_BYTES, makePrivateDir, openOwnFile, readOwnFileCapped } from "./safe-files.js";
 
@@ -27,6 +27,7 @@ export interface SnapshotContent {
 }
 
 const FORMAT = 7;
+const COMMA = 0x2c;
 /** The metadata fields this code knows: a snapshot written by code that knew others is not used. */
 const FIELDS = METADATA_KEYS.join(",");
 
@@ -42,19 +43,19 @@ type IndexEntry = [string, number, number, number, number, number, number, numbe
  * an open, a read, a close, a JSON parse and a check of every metadata.json: on the machines
  * measured, those syscalls were most of a listing.
  *
- * Lines: a header (format, the metadata fields known to the writer, the CRC-32 of everything
- * after it, the store's change token the entries were all checked under with the sessions
- * directory's identity then, and the entries' `stats` summary when the writer knew it), an index
- * (one JSON array: per session its id, its file's identity, its listing time, whether it is
- * archived and the byte length of its line), then each session's metadata on a line of its own,
- * in the index's order (listing order), as JSON.stringify wrote it (UTF-8; the index is ASCII and
+ * Three lines: a header (format, the metadata fields known to the writer, the CRC-32 of
+ * everything after it, the store's change token the entries were all checked under with the
+ * sessions directory's identity then, and the entries' `stats` summary when the writer knew it),
+ * an index (one JSON array: per session its id, its file's identity, its listing time, whether it
+ * is archived and the byte length of its metadata), then the sessions' metadata as
+ * JSON.stringify wrote it (UTF-8), in the index's order (listing order), separated by commas: the
+ * text of a JSON array's elements, which `list --json` writes as it lies (the index is ASCII and
  * read as Latin-1). A listing parses the index; a session's metadata is parsed only when
- * something asks for it (ListedSession), and `list --json` prints those lines as they are.
- * Entries are written only from metadata this code checked, so a snapshot whose header and
- * checksum match is used as it is (checking 2,000 entries field by field again cost as much as
- * the stats); one that is missing, damaged, or of another format or field set is ignored. An
- * entry is used only while the metadata.json it came from
- * still has the same inode, times and size (metadata.json is only ever replaced by a rename,
+ * something asks for it (ListedSession). Entries are written only from metadata this code
+ * checked, so a snapshot whose header and checksum match is used as it is (checking 2,000
+ * entries field by field again cost as much as the stats); one that is missing, damaged, or of
+ * another format or field set is ignored. An entry is used only while the metadata.json it came
+ * from still has the same inode, times and size (metadata.json is only ever replaced by a rename,
  * which changes all of them), or without looking while the store's change mark still holds the
  * token (metadata-changes.ts). It is written to a temporary file and renamed (no fsync: losing it
  * costs one slower listing), so concurrent writers leave one whole snapshot or the other.
@@ -79,16 +80,19 @@ export function loadSnapshot(path: string): Snapshot {
 		const indexEnd = body.indexOf(10);
 		const index: unknown = JSON.parse(body.toString("latin1", 0, indexEnd < 0 ? body.length : indexEnd));
 		if (!Array.isArray(index)) return { entries };
-		// The lines follow the index in its order, each as long as its entry says: no search for
-		// newlines (2,000 Buffer.indexOf calls were a third of loading the snapshot).
+		// The sessions follow the index in its order, each as long as its entry says: no search for
+		// separators (2,000 Buffer.indexOf calls were a third of loading the snapshot). The checksum
+		// and the format vouch for the rest of an entry; its id (a path component) and its line's
+		// bounds are checked all the same.
 		let start = indexEnd + 1;
-		for (const item of index) {
-			if (!validIndexEntry(item)) return { entries: new Map() };
-			const [id, ino, mtimeMs, ctimeMs, size, time, archived, length] = item;
-			const end = start + length;
-			if (end > body.length || (end < body.length && body[end] !== 10)) return { entries: new Map() };
-			const session = ListedSession.fromText(id, time, archived === 1, body, start, end);
-			entries.set(id, { identity: { ino, mtimeMs, ctimeMs, size }, session });
+		for (let i = 0; i < index.length; i++) {
+			const row = index[i] as IndexEntry;
+			const id = row[0];
+			const end = start + row[7];
+			if (!isSessionId(id) || !(end <= body.length) || (end < body.length && body[end] !== COMMA)) {
+				return { entries: new Map() };
+			}
+			entries.set(id, new SnapshotEntry(ListedSession.fromText(id, row[5], row[6] === 1, body, start, end), row));
 			start = end + 1;
 		}
 		if (typeof header.checkedUnder === "string") checkedUnder = header.checkedUnder;
@@ -112,24 +116,32 @@ function identityOf(value: unknown): DirectoryIdentity | undefined {
 	return { ino, mtimeMs, ctimeMs, size, nlink } as DirectoryIdentity;
 }
 
-function validIndexEntry(item: unknown): item is IndexEntry {
-	if (!Array.isArray(item) || item.length !== 8 || !isSessionId(item[0])) return false;
-	for (let i = 1; i < 8; i++) if (typeof item[i] !== "number") return false;
-	return true;
+/** An entry of the snapshot: its file's identity is made from the index row only when asked (a listing that trusts the mark never asks). */
+class SnapshotEntry implements CachedMetadata {
+	constructor(
+		readonly session: ListedSession,
+		private readonly row: IndexEntry,
+	) {}
+
+	get identity(): FileIdentity {
+		const row = this.row;
+		return { ino: row[1], mtimeMs: row[2], ctimeMs: row[3], size: row[4] };
+	}
 }
 
 /** The snapshot file's bytes for these entries (made from their JSON's bytes: no text per session). */
 export function snapshotBytes(snapshot: SnapshotContent): Buffer {
 	const index: IndexEntry[] = [];
 	const parts: Uint8Array[] = [];
-	const newline = Buffer.from("\n");
+	const comma = Buffer.from(",");
 	for (const { identity, session } of snapshot.entries) {
 		const { ino, mtimeMs, ctimeMs, size } = identity;
 		const json = session.jsonBytes();
 		index.push([session.id, ino, mtimeMs, ctimeMs, size, session.time, session.archived ? 1 : 0, json.length]);
-		parts.push(newline, json);
+		if (parts.length > 0) parts.push(comma);
+		parts.push(json);
 	}
-	const body = Buffer.concat([Buffer.from(JSON.stringify(index), "latin1"), ...parts]);
+	const body = Buffer.concat([Buffer.from(`${JSON.stringify(index)}\n`, "latin1"), ...parts]);
 	const { checkedUnder, checkedDirectory: d, summary } = snapshot;
 	const checkedDirectory = d && [d.ino, d.mtimeMs, d.ctimeMs, d.size, d.nlink];
 	const header = JSON.stringify({

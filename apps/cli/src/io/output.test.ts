@@ -47,14 +47,17 @@ describe("Output.json", () => {
 		if (values.length > 2000) expect(chunks.length).toBeGreaterThan(1);
 	});
 
-	it("jsonArrayOf writes values lying a byte apart in one buffer (the snapshot's lines) as it writes any others", async () => {
+	it.each([
+		["a comma (the store's snapshot: written as it lies)", ","],
+		["a newline (copied, and the commas added)", "\n"],
+	])("jsonArrayOf writes values one after the other in one buffer with %s between them", async (_name, between) => {
 		const sessions = Array.from({ length: 5000 }, (_, i) => session(i));
-		const lines = Buffer.from(sessions.map((value) => JSON.stringify(value)).join("\n"));
+		const text = Buffer.from(sessions.map((value) => JSON.stringify(value)).join(between));
 		const views: Uint8Array[] = [];
 		let start = 0;
 		for (const value of sessions) {
 			const length = Buffer.byteLength(JSON.stringify(value));
-			views.push(lines.subarray(start, start + length));
+			views.push(text.subarray(start, start + length));
 			start += length + 1;
 		}
 		// Out of the buffer's order, from another buffer, and the same view twice: runs break there.
@@ -73,6 +76,7 @@ describe("Output.json", () => {
 		await new Output(stdout, new PassThrough(), {}).jsonArrayOf(values as Uint8Array[]);
 		const expected = values.map((value) => JSON.parse(Buffer.from(value as Uint8Array).toString("utf8")));
 		expect(Buffer.concat(chunks).toString("utf8")).toBe(`${JSON.stringify(expected)}\n`);
-		expect(lines.toString("utf8")).toBe(sessions.map((value) => JSON.stringify(value)).join("\n"));
+		expect(text.toString("utf8")).toBe(sessions.map((value) => JSON.stringify(value)).join(between));
+		expect(chunks.some((chunk) => chunk.buffer === text.buffer)).toBe(between === ",");
 	});
 });

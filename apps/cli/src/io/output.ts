@@ -67,52 +67,47 @@ export class Output {
 	/**
 	 * A JSON array of values already in JSON (UTF-8 bytes), on one line: what `json` prints for
 	 * them when piped, made without a string (a listing of thousands of sessions is megabytes).
-	 * Values that lie one after the other in one buffer, a byte apart (the lines of the store's
-	 * snapshot), are copied as one run and the bytes between them made commas: thousands of small
-	 * copies were a tenth of `list --json`.
+	 * Values that follow each other in one buffer with a comma between them (the store's snapshot
+	 * keeps sessions so) are already that array's text: such a run is written as it lies, without
+	 * a copy. Other values are gathered into pieces of about JSON_PIECE_BYTES.
 	 */
 	async jsonArrayOf(values: readonly Uint8Array[]): Promise<void> {
+		let pending: Uint8Array[] = [OPEN];
+		let pendingBytes = OPEN.length;
+		const flush = async () => {
+			if (pendingBytes > 0) await this.write(Buffer.concat(pending, pendingBytes));
+			pending = [];
+			pendingBytes = 0;
+		};
 		let i = 0;
-		let piece = Buffer.allocUnsafe(0);
-		let used = 0;
-		const reserve = (bytes: number) => {
-			if (used + bytes <= piece.length) return;
-			const bigger = Buffer.allocUnsafe(Math.max(JSON_PIECE_BYTES, used + bytes));
-			piece.copy(bigger, 0, 0, used);
-			piece = bigger;
-		};
-		const put = (bytes: Uint8Array) => {
-			reserve(bytes.length);
-			piece.set(bytes, used);
-			used += bytes.length;
-		};
-		put(OPEN);
 		while (i < values.length) {
-			if (i > 0) put(COMMA);
+			if (i > 0) {
+				pending.push(COMMA);
+				pendingBytes += COMMA.length;
+			}
 			const first = values[i] as Uint8Array;
-			let last = i;
+			const all = new Uint8Array(first.buffer);
 			let end = first.byteOffset + first.length;
-			for (let next = values[last + 1]; next !== undefined; next = values[last + 1]) {
-				if (next.buffer !== first.buffer || next.byteOffset !== end + 1 || end - first.byteOffset >= JSON_PIECE_BYTES)
-					break;
-				last++;
-				end = next.byteOffset + next.length;
+			let next = i + 1;
+			for (let value = values[next]; value !== undefined; value = values[next]) {
+				if (value.buffer !== first.buffer || value.byteOffset !== end + 1 || all[end] !== COMMA_BYTE) break;
+				end = value.byteOffset + value.length;
+				next++;
 			}
-			const at = used;
-			put(new Uint8Array(first.buffer, first.byteOffset, end - first.byteOffset));
-			for (let k = i; k < last; k++) {
-				const value = values[k] as Uint8Array;
-				piece[at + (value.byteOffset - first.byteOffset) + value.length] = COMMA_BYTE;
+			const run = next - i > 1 ? all.subarray(first.byteOffset, end) : first;
+			i = next;
+			if (run.length >= JSON_PIECE_BYTES) {
+				await flush();
+				await this.write(run);
+				continue;
 			}
-			i = last + 1;
-			if (used >= JSON_PIECE_BYTES) {
-				await this.write(piece.subarray(0, used));
-				piece = Buffer.allocUnsafe(0);
-				used = 0;
-			}
+			pending.push(run);
+			pendingBytes += run.length;
+			if (pendingBytes >= JSON_PIECE_BYTES) await flush();
 		}
-		put(CLOSE);
-		await this.write(piece.subarray(0, used));
+		pending.push(CLOSE);
+		pendingBytes += CLOSE.length;
+		await flush();
 	}
 
 	/**
