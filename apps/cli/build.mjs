@@ -55,6 +55,9 @@ const { output } = await bundle.write({
 });
 await bundle.close();
 fs.chmodSync(path.join(out, "agent-sessions.cjs"), 0o755);
+// Node looks for the package.json around a module at each require (for a package that requires
+// itself by name); one beside the chunks ends that search at once instead of three folders up.
+fs.writeFileSync(path.join(out, "chunks", "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
 
 // Which modules each file of the bundle holds: test/start-up.test.ts checks that reading commands
 // load neither zod nor the LLM stack. Beside the bundle, not in it (and not published).

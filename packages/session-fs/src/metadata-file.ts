@@ -1,5 +1,15 @@
-import { closeSync, fsyncSync, linkSync, readdirSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { rename } from "node:fs/promises";
+// fs.promises, not node:fs/promises: Node loads fs/promises (with readline and the stream stack)
+// on first use of the property, so that a listing, which never renames in the background, does not.
+import {
+	closeSync,
+	promises as fsPromises,
+	fsyncSync,
+	linkSync,
+	readdirSync,
+	renameSync,
+	unlinkSync,
+	writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { loadSchemaChecks, type SessionMetadata, tryCheckMetadata } from "@agent/session-format/reading";
 import { markMetadataChanged } from "./metadata-changes.js";
@@ -97,7 +107,7 @@ export function writeMetadataFile(paths: MetadataPaths, metadata: SessionMetadat
 export async function writeMetadataFileInBackground(paths: MetadataPaths, metadata: SessionMetadata, fsync: boolean) {
 	const temp = writeTemp(paths.metadata, metadata, fsync);
 	try {
-		await rename(temp, paths.metadata);
+		await fsPromises.rename(temp, paths.metadata);
 	} catch (error) {
 		removeQuietly(temp);
 		throw error;
