@@ -164,3 +164,11 @@ export function logPath(home: string, id: string): string {
 }
 
 export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** A new home holding one session with one exchange ("hello there", "hi"), and the CLI over it. */
+export async function homeWithOneExchange(): Promise<{ cli: ReturnType<typeof cliAt>; id: string }> {
+	const cli = cliAt(await tempHome());
+	const id = await cli.create();
+	await cli.ok(["append", id], { input: jsonl(userBody("hello there"), assistantBody("hi")) });
+	return { cli, id };
+}

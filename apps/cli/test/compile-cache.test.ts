@@ -3,7 +3,7 @@ import module from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assistantBody, cleanEnv, cliAt, jsonl, tempHome, userBody } from "./cli-harness.js";
+import { cleanEnv, type cliAt, homeWithOneExchange } from "./cli-harness.js";
 
 /**
  * The bin's compile cache (src/compile-cache.ts), on the Node versions that lack Node's own
@@ -15,9 +15,7 @@ let cli: ReturnType<typeof cliAt>;
 let id: string;
 
 beforeAll(async () => {
-	cli = cliAt(await tempHome());
-	id = await cli.create();
-	await cli.ok(["append", id], { input: jsonl(userBody("hello there"), assistantBody("hi")) });
+	({ cli, id } = await homeWithOneExchange());
 });
 
 function cacheDir(): string {

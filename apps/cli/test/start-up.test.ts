@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assistantBody, cleanEnv, cliAt, jsonl, tempHome, userBody } from "./cli-harness.js";
+import { assistantBody, cleanEnv, cliAt, homeWithOneExchange, jsonl, tempHome, userBody } from "./cli-harness.js";
 
 /**
  * What a read command loads: the store and its checks, never the LLM stack (pi-ai's entry point
@@ -44,9 +44,7 @@ let cli: ReturnType<typeof cliAt>;
 let id: string;
 
 beforeAll(async () => {
-	cli = cliAt(await tempHome());
-	id = await cli.create();
-	await cli.ok(["append", id], { input: jsonl(userBody("hello there"), assistantBody("hi")) });
+	({ cli, id } = await homeWithOneExchange());
 });
 
 describe("what a read command loads", () => {
