@@ -112,14 +112,15 @@ function cacheDirectory(env: NodeJS.ProcessEnv, chunksDir: string): string | und
 
 /**
  * Removes the data of chunks this bundle does not have (an earlier version's: chunk names carry a
- * hash of their content). Done only by a run that wrote data, so at most once per install.
+ * hash of their content), and temporary files a killed run left. Done only by a run that wrote
+ * data, so about once per install; a run writing at the same time loses at most its own write.
  */
 function forgetOtherChunks(dir: string, chunksDir: string): void {
 	try {
 		const chunks = new Set(fs.readdirSync(chunksDir));
 		for (const name of fs.readdirSync(dir)) {
-			if (name.endsWith(".v8") && !chunks.has(name.slice(0, -".v8".length)))
-				fs.rmSync(path.join(dir, name), { force: true });
+			const stale = name.endsWith(".v8") ? !chunks.has(name.slice(0, -".v8".length)) : name.endsWith(".tmp");
+			if (stale) fs.rmSync(path.join(dir, name), { force: true });
 		}
 	} catch {
 		// a cache left as it is costs only disk space

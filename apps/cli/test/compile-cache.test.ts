@@ -60,9 +60,11 @@ describe.skipIf(nodeHasItsOwn)("the compile cache of the bin's chunks (Node 20)"
 		const other = path.join(path.dirname(install), "another-install");
 		fs.mkdirSync(other, { mode: 0o700 });
 		for (const where of [install, other]) fs.writeFileSync(path.join(where, "main-OLD.cjs.v8"), "old");
+		fs.writeFileSync(path.join(install, ".main-OLD.cjs.v8.1234.tmp"), "a killed run's");
 		fs.rmSync(path.join(install, [...files.keys()][0] as string));
 		expect((await cli(["context", id, "--json"], { env })).code).toBe(0);
 		expect(fs.existsSync(path.join(install, "main-OLD.cjs.v8"))).toBe(false);
+		expect(fs.existsSync(path.join(install, ".main-OLD.cjs.v8.1234.tmp"))).toBe(false);
 		expect(fs.existsSync(path.join(other, "main-OLD.cjs.v8"))).toBe(true);
 		expect(cached(install).size).toBe(files.size);
 		const list = await cli(["list", "--json"], { env });
