@@ -108,7 +108,7 @@ describe("the listing's metadata snapshot", () => {
 			"{not json",
 			header,
 			`${header}\n${body.replace('"real"', '"evil"')}`, // the checksum no longer matches
-			`${header.replace('"format":7', '"format":6')}\n${body}`,
+			`${header.replace('"format":8', '"format":7')}\n${body}`,
 			withChecksum(header, `${body} `), // a line longer than its index entry says
 			withChecksum(header, body.slice(0, body.indexOf("\n"))), // the index without the session's line
 			`${header.replace('"fields":"id,', '"fields":"')}\n${body}`,
@@ -205,8 +205,8 @@ describe("the listing's metadata snapshot", () => {
 		}
 		expect(await store.summarize()).toEqual(await expected());
 		await nextTurn();
-		const header = JSON.parse(readFileSync(metadataSnapshotPath(home), "utf8").split("\n")[0] as string);
-		expect(header.stats).toEqual(await expected());
+		const index = JSON.parse(readFileSync(metadataSnapshotPath(home), "utf8").split("\n")[1] as string);
+		expect(index.stats).toEqual(await expected());
 		expect(await createFileStore({ home }).summarize()).toEqual(await expected());
 		await store.append(ids[0] as string, [reply("d", 2.5)]);
 		await store.delete(ids[2] as string);

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import * as zlib from "node:zlib";
-import { emptyTokenTotals, isSessionId, type SessionStats } from "@agent/session-format/reading";
+import { isSessionId, type SessionStats } from "@agent/session-format/reading";
 import { type CachedMetadata, type DirectoryIdentity, type FileIdentity, ListedSession } from "./listed-session.js";
 import { METADATA_KEYS } from "./metadata-fast.js";
 import { CREATE_FLAGS, MAX_SNAPSHOT_BYTES, makePrivateDir, openOwnFile, readOwnFileCapped } from "./safe-files.js";
@@ -26,16 +26,24 @@ export interface SnapshotContent {
 	summary?: SessionStats | undefined;
 }
 
-const FORMAT = 7;
+const FORMAT = 8;
 const COMMA = 0x2c;
 /** The metadata fields this code knows: a snapshot written by code that knew others is not used. */
 const FIELDS = METADATA_KEYS.join(",");
 
 /**
- * One entry of the index line: [id, ino, mtimeMs, ctimeMs, size, listing time, archived (1) or
- * not (0), the byte length of the session's metadata line].
+ * One entry of the index: [id, ino, mtimeMs, ctimeMs, size, listing time, archived (1) or not
+ * (0), the byte length of the session's metadata].
  */
 type IndexEntry = [string, number, number, number, number, number, number, number];
+
+/** The second line: the index, and what the entries were checked under (all under the checksum). */
+interface IndexLine {
+	index: IndexEntry[];
+	checkedUnder?: string;
+	checkedDirectory?: DirectoryIdentity;
+	stats?: SessionStats;
+}
 
 /**
  * The metadata cache of a listing, kept on disk ($AGENT_HOME/cache/metadata-snapshot.json) so
@@ -43,17 +51,17 @@ type IndexEntry = [string, number, number, number, number, number, number, numbe
  * an open, a read, a close, a JSON parse and a check of every metadata.json: on the machines
  * measured, those syscalls were most of a listing.
  *
- * Three lines: a header (format, the metadata fields known to the writer, the CRC-32 of
- * everything after it, the store's change token the entries were all checked under with the
- * sessions directory's identity then, and the entries' `stats` summary when the writer knew it),
- * an index (one JSON array: per session its id, its file's identity, its listing time, whether it
- * is archived and the byte length of its metadata), then the sessions' metadata as
+ * Three lines: a header (format, the metadata fields known to the writer, and the CRC-32 of
+ * everything after it); the index (a JSON object: per session its id, its file's identity, its
+ * listing time, whether it is archived and the byte length of its metadata; the store's change
+ * token the entries were all checked under with the sessions directory's identity then; and the
+ * entries' `stats` summary when the writer knew it); then the sessions' metadata as
  * JSON.stringify wrote it (UTF-8), in the index's order (listing order), separated by commas: the
- * text of a JSON array's elements, which `list --json` writes as it lies (the index is ASCII and
- * read as Latin-1). A listing parses the index; a session's metadata is parsed only when
- * something asks for it (ListedSession). Entries are written only from metadata this code
- * checked, so a snapshot whose header and checksum match is used as it is (checking 2,000
- * entries field by field again cost as much as the stats); one that is missing, damaged, or of
+ * text of a JSON array's elements, which `list --json` writes as it lies. A listing parses the
+ * index; a session's metadata is parsed only when something asks for it (ListedSession).
+ * Entries are written only from metadata this code checked, so a snapshot whose header and
+ * checksum match is used as it is (checking 2,000 entries field by field again cost as much as
+ * the stats); one that is missing, damaged, or of
  * another format or field set is ignored. An entry is used only while the metadata.json it came
  * from still has the same inode, times and size (metadata.json is only ever replaced by a rename,
  * which changes all of them), or without looking while the store's change mark still holds the
@@ -78,11 +86,12 @@ export function loadSnapshot(path: string): Snapshot {
 			return { entries };
 		}
 		const indexEnd = body.indexOf(10);
-		const index: unknown = JSON.parse(body.toString("latin1", 0, indexEnd < 0 ? body.length : indexEnd));
+		const line = JSON.parse(body.toString("utf8", 0, indexEnd < 0 ? body.length : indexEnd)) as IndexLine;
+		const index = line.index;
 		if (!Array.isArray(index)) return { entries };
 		// The sessions follow the index in its order, each as long as its entry says: no search for
 		// separators (2,000 Buffer.indexOf calls were a third of loading the snapshot). The checksum
-		// and the format vouch for the rest of an entry; its id (a path component) and its line's
+		// and the format vouch for the rest of the line; an entry's id (a path component) and its
 		// bounds are checked all the same.
 		let start = indexEnd + 1;
 		for (let i = 0; i < index.length; i++) {
@@ -95,9 +104,9 @@ export function loadSnapshot(path: string): Snapshot {
 			entries.set(id, new SnapshotEntry(ListedSession.fromText(id, row[5], row[6] === 1, body, start, end), row));
 			start = end + 1;
 		}
-		if (typeof header.checkedUnder === "string") checkedUnder = header.checkedUnder;
-		if (isSummary(header.stats)) summary = header.stats;
-		checkedDirectory = identityOf(header.checkedDirectory);
+		checkedUnder = line.checkedUnder;
+		checkedDirectory = line.checkedDirectory;
+		summary = line.stats;
 	} catch {
 		return { entries: new Map() };
 	}
@@ -107,13 +116,6 @@ export function loadSnapshot(path: string): Snapshot {
 		...(checkedDirectory === undefined ? {} : { checkedDirectory }),
 		...(summary === undefined ? {} : { summary }),
 	};
-}
-
-/** A header's [ino, mtimeMs, ctimeMs, size, nlink]; undefined when it is not five numbers. */
-function identityOf(value: unknown): DirectoryIdentity | undefined {
-	if (!Array.isArray(value) || value.length !== 5 || !value.every((n) => typeof n === "number")) return undefined;
-	const [ino, mtimeMs, ctimeMs, size, nlink] = value as number[];
-	return { ino, mtimeMs, ctimeMs, size, nlink } as DirectoryIdentity;
 }
 
 /** An entry of the snapshot: its file's identity is made from the index row only when asked (a listing that trusts the mark never asks). */
@@ -141,17 +143,10 @@ export function snapshotBytes(snapshot: SnapshotContent): Buffer {
 		if (parts.length > 0) parts.push(comma);
 		parts.push(json);
 	}
-	const body = Buffer.concat([Buffer.from(`${JSON.stringify(index)}\n`, "latin1"), ...parts]);
-	const { checkedUnder, checkedDirectory: d, summary } = snapshot;
-	const checkedDirectory = d && [d.ino, d.mtimeMs, d.ctimeMs, d.size, d.nlink];
-	const header = JSON.stringify({
-		format: FORMAT,
-		fields: FIELDS,
-		crc32: checksum(body),
-		checkedUnder,
-		checkedDirectory,
-		stats: summary,
-	});
+	const { checkedUnder, checkedDirectory, summary } = snapshot;
+	const line: IndexLine = { index, checkedUnder, checkedDirectory, stats: summary };
+	const body = Buffer.concat([Buffer.from(`${JSON.stringify(line)}\n`), ...parts]);
+	const header = JSON.stringify({ format: FORMAT, fields: FIELDS, crc32: checksum(body) });
 	return Buffer.concat([Buffer.from(`${header}\n`), body]);
 }
 
@@ -177,25 +172,6 @@ export function saveSnapshot(path: string, snapshot: SnapshotContent): void {
 			// never written
 		}
 	}
-}
-
-/**
- * Whether a header's `stats` has the shape summarizeSessions gives. The header is outside the
- * checksum; a value that is not such a summary is not used (the next `stats` adds up the entries).
- */
-function isSummary(value: unknown): value is SessionStats {
-	if (typeof value !== "object" || value === null) return false;
-	const stats = value as Record<string, unknown>;
-	const counts = ["sessions", "archivedSessions", "records", "messages", "compactions", "bytes"];
-	if (!counts.every((key) => typeof stats[key] === "number")) return false;
-	if (!isTotals(stats.totals) || typeof stats.byModel !== "object" || stats.byModel === null) return false;
-	return Object.values(stats.byModel).every((entry) => isTotals(entry) && typeof entry.sessions === "number");
-}
-
-function isTotals(value: unknown): value is Record<string, unknown> {
-	if (typeof value !== "object" || value === null) return false;
-	const totals = value as Record<string, unknown>;
-	return Object.keys(emptyTokenTotals()).every((key) => typeof totals[key] === "number");
 }
 
 /**
