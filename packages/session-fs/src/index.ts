@@ -1,4 +1,5 @@
 export { type BackwardReadOptions, DEFAULT_BACKWARD_CHUNK, readLinesBackward } from "./backward-reader.js";
+export { readCacheFile, replaceCacheFile } from "./cache-files.js";
 export { PREFIX } from "./errors.js";
 export type { FileSessionLease } from "./lease.js";
 export {
@@ -10,7 +11,7 @@ export {
 } from "./line-reader.js";
 export { type LogState, loadLogState } from "./log-state.js";
 export type { Durability, FileStoreOptions } from "./options.js";
-export { resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
+export { cachePath, resolveHome, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
 export { quickSeq } from "./read-ops.js";
 export {
 	classifyLine,

@@ -1,10 +1,9 @@
-import { closeSync, existsSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
 import * as zlib from "node:zlib";
 import { isSessionId, type SessionStats } from "@agent/session-format/reading";
+import { readCacheFile, replaceCacheFile } from "./cache-files.js";
 import { type CachedMetadata, type DirectoryIdentity, type FileIdentity, ListedSession } from "./listed-session.js";
 import { METADATA_KEYS } from "./metadata-fast.js";
-import { CREATE_FLAGS, MAX_SNAPSHOT_BYTES, makePrivateDir, openOwnFile, readOwnFileCapped } from "./safe-files.js";
+import { MAX_SNAPSHOT_BYTES } from "./safe-files.js";
 
 /**
  * A snapshot as loaded: its entries, the change token they were all checked under (if any), and
@@ -65,8 +64,7 @@ interface IndexLine {
  * another format or field set is ignored. An entry is used only while the metadata.json it came
  * from still has the same inode, times and size (metadata.json is only ever replaced by a rename,
  * which changes all of them), or without looking while the store's change mark still holds the
- * token (metadata-changes.ts). It is written to a temporary file and renamed (no fsync: losing it
- * costs one slower listing), so concurrent writers leave one whole snapshot or the other.
+ * token (metadata-changes.ts). It is replaced as every cache file is (cache-files.ts).
  */
 export function loadSnapshot(path: string): Snapshot {
 	const entries = new Map<string, CachedMetadata>();
@@ -74,9 +72,8 @@ export function loadSnapshot(path: string): Snapshot {
 	let checkedDirectory: DirectoryIdentity | undefined;
 	let summary: SessionStats | undefined;
 	try {
-		const read = readOwnFileCapped(path, MAX_SNAPSHOT_BYTES);
-		if (read.state !== "ok") return { entries };
-		const bytes = read.bytes;
+		const bytes = readCacheFile(path, MAX_SNAPSHOT_BYTES);
+		if (bytes === undefined) return { entries };
 		const newline = bytes.indexOf(10);
 		if (newline < 0) return { entries };
 		const header = JSON.parse(bytes.toString("utf8", 0, newline)) as Record<string, unknown>;
@@ -152,26 +149,7 @@ export function snapshotBytes(snapshot: SnapshotContent): Buffer {
 
 /** Replaces the snapshot; a failure (read-only home, full disk) only costs the next process a slower listing. */
 export function saveSnapshot(path: string, snapshot: SnapshotContent): void {
-	const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-	try {
-		// Not recursive: a home removed meanwhile is not made again for a cache.
-		if (!existsSync(dirname(path))) makePrivateDir(dirname(path));
-		const fd = openOwnFile(temp, CREATE_FLAGS);
-		try {
-			const bytes = snapshotBytes(snapshot);
-			let written = 0;
-			while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-		} finally {
-			closeSync(fd);
-		}
-		renameSync(temp, path);
-	} catch {
-		try {
-			unlinkSync(temp);
-		} catch {
-			// never written
-		}
-	}
+	replaceCacheFile(path, snapshotBytes(snapshot));
 }
 
 /**

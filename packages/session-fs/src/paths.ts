@@ -26,14 +26,19 @@ export function metadataFileIn(root: string, id: string): string {
 	return `${root}${sep}${id}${sep}${METADATA_FILE}`;
 }
 
+/** A file in the store's cache directory ($AGENT_HOME/cache: derived, disposable; cache-files.ts). */
+export function cachePath(home: string, name: string): string {
+	return join(home, "cache", name);
+}
+
 /** The listing's metadata cache, kept on disk between processes (metadata-snapshot.ts); disposable. */
 export function metadataSnapshotPath(home: string): string {
-	return join(home, "cache", "metadata-snapshot.json");
+	return cachePath(home, "metadata-snapshot.json");
 }
 
 /** The change mark that tells a listing whether its snapshot still holds (metadata-changes.ts); disposable. */
 export function metadataChangesPath(home: string): string {
-	return join(home, "cache", "metadata-changes");
+	return cachePath(home, "metadata-changes");
 }
 
 /** Every path of one session. Built only from a validated id: nothing a caller types becomes a path. */

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -95,5 +95,11 @@ describe("readModelContext", () => {
 			expect((await context()).truncated?.seqs).toHaveLength(1);
 			expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(cached);
 		}
+		// A link in the cache is not followed (as no file of the store's cache is).
+		const elsewhere = path.join(home, "elsewhere.json");
+		writeFileSync(elsewhere, JSON.stringify({ key: cached.key, windows: { [MODEL]: 1e9 } }));
+		rmSync(file);
+		symlinkSync(elsewhere, file);
+		expect((await context()).truncated?.seqs).toHaveLength(1);
 	});
 });

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { oversizedBlockTokens } from "@agent/compaction";
 import type { OpenOptions, SessionStore } from "@agent/session-format/reading";
 import { resolveHome } from "@agent/session-fs";
@@ -54,7 +53,7 @@ export async function readModelContext(
 		registry ??= loadModelRegistry();
 		return registry;
 	};
-	const windows = modelWindows(join(storeHome, "cache"), loadRegistry);
+	const windows = modelWindows(storeHome, loadRegistry);
 	const settings: ModelContextSettings = {
 		config,
 		defaultModel: async () => defaultModelIn(await loadRegistry(), config.defaultModel, process.env),

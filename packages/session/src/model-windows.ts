@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { cachePath, readCacheFile, replaceCacheFile } from "@agent/session-fs";
 import { contextWindowOf, DEMO_CONTEXT_WINDOW, isDemoModelName, type ModelRegistry } from "./model-names.js";
 import { registryFileKey } from "./model-registry.js";
 
 /** The cache file's name under $AGENT_HOME/cache. */
 const CACHE_FILE = "model-windows.json";
+/** The largest cache file read: some 50 KiB for pi-ai's thousand-odd models. */
+const MAX_CACHE_BYTES = 4 << 20;
 
 /** The context windows of pi-ai's registry, by "provider/model-id", as the cache file keeps them. */
 interface CachedWindows {
@@ -16,18 +17,19 @@ interface CachedWindows {
  * The context windows of pi-ai's models, for a reader that needs one window and no LLM stack
  * (readModelContext, `agent-sessions context`). Loading the registry itself means compiling
  * pi-ai's half-megabyte table of models, about 10 ms of a 17 ms Node start; the windows alone,
- * kept in `cacheDir`/model-windows.json under the identity of the registry's file
- * (registryFileKey), are a small JSON file. A cache that is missing, damaged, or made from
- * another registry is ignored and written again from the registry (`registry`, loaded then);
- * one that cannot be written only costs the next reader the registry again. The answers are
+ * kept in the store's cache (`home`/cache/model-windows.json, a cache file of session-fs) under
+ * the identity of the registry's file (registryFileKey), are a small file. A cache that is
+ * missing, damaged, or made from another registry is ignored and written again from the registry
+ * (`registry`, loaded then); one that cannot be written only costs the next reader the registry
+ * again. The answers are
  * contextWindowOf's: undefined for a model the registry does not know.
  */
 export function modelWindows(
-	cacheDir: string,
+	home: string,
 	registry: () => Promise<ModelRegistry>,
 ): { windowOf(name: string): Promise<number | undefined> } {
 	let cached: Promise<Record<string, number> | undefined> | undefined;
-	const file = join(cacheDir, CACHE_FILE);
+	const file = cachePath(home, CACHE_FILE);
 	return {
 		async windowOf(name) {
 			if (isDemoModelName(name)) return DEMO_CONTEXT_WINDOW;
@@ -49,7 +51,7 @@ async function windowsFrom(
 	const cached = readCache(file);
 	if (cached?.key === key) return cached.windows;
 	const windows = allWindows(await registry());
-	writeCache(file, { key, windows });
+	replaceCacheFile(file, Buffer.from(JSON.stringify({ key, windows } satisfies CachedWindows)));
 	return windows;
 }
 
@@ -66,25 +68,15 @@ function allWindows(registry: ModelRegistry): Record<string, number> {
 }
 
 function readCache(file: string): CachedWindows | undefined {
+	const bytes = readCacheFile(file, MAX_CACHE_BYTES);
+	if (bytes === undefined) return undefined;
 	try {
-		const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<CachedWindows>;
+		const parsed = JSON.parse(bytes.toString("utf8")) as Partial<CachedWindows>;
 		if (typeof parsed.key !== "string" || typeof parsed.windows !== "object" || parsed.windows === null)
 			return undefined;
 		if (!Object.values(parsed.windows).every((window) => typeof window === "number")) return undefined;
 		return parsed as CachedWindows;
 	} catch {
 		return undefined;
-	}
-}
-
-function writeCache(file: string, cache: CachedWindows): void {
-	const temp = `${file}.${process.pid}.tmp`;
-	try {
-		// Not recursive: a home that is gone is not made again for a cache.
-		if (!existsSync(dirname(file))) mkdirSync(dirname(file), { mode: 0o700 });
-		writeFileSync(temp, JSON.stringify(cache), { mode: 0o600 });
-		renameSync(temp, file);
-	} catch {
-		rmSync(temp, { force: true });
 	}
 }
