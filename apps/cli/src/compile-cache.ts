@@ -43,7 +43,8 @@ export function useCompileCacheFor(chunksDir: string, env: NodeJS.ProcessEnv = p
 		});
 		if (cachedData === undefined || script.cachedDataRejected === true) toSave.push({ script, file });
 		const body = script.runInThisContext({ displayErrors: true }) as ModuleBody;
-		return body.call(this.exports, this.exports, requireOf(this, filename), this, filename, path.dirname(filename));
+		const require = Module.createRequire(filename);
+		return body.call(this.exports, this.exports, require, this, filename, path.dirname(filename));
 	};
 	process.once("exit", () => {
 		if (toSave.length === 0) return;
@@ -54,29 +55,7 @@ export function useCompileCacheFor(chunksDir: string, env: NodeJS.ProcessEnv = p
 
 interface CompilingModule {
 	exports: unknown;
-	require(id: string): unknown;
 	_compile(content: string, filename: string): unknown;
-}
-
-/**
- * The require a chunk's code gets: the module's own require, with require.resolve (and .paths,
- * .cache) from Module.createRequire made on first use (making one for each of a command's chunks
- * cost a millisecond of path work that the bundle's plain requires never need).
- */
-function requireOf(module: CompilingModule, filename: string): NodeJS.Require {
-	let full: NodeJS.Require | undefined;
-	const fullRequire = () => {
-		full ??= Module.createRequire(filename);
-		return full;
-	};
-	const resolve = ((request: string, options?: { paths?: string[] }) =>
-		fullRequire().resolve(request, options)) as NodeJS.RequireResolve;
-	resolve.paths = (request: string) => fullRequire().resolve.paths(request);
-	const require = ((id: string) => module.require(id)) as NodeJS.Require;
-	require.resolve = resolve;
-	Object.defineProperty(require, "cache", { get: () => fullRequire().cache });
-	Object.defineProperty(require, "main", { get: () => fullRequire().main });
-	return require;
 }
 
 type ModuleBody = (
