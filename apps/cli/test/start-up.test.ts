@@ -90,6 +90,8 @@ describe("what a read command loads", () => {
 		// The windows are then in the home's cache: the next context loads nothing of pi-ai.
 		expect(fs.existsSync(path.join(home, "cache", "model-windows.json"))).toBe(true);
 		const again = await loadedModules(withConfig, ["context", session, "--json"]);
+		// The loaders' report was read (the bundle's chunks are in it), and no pi-ai file is.
+		expect(again.some((url) => url.includes("/chunks/"))).toBe(true);
 		expect(again.filter((url) => url.includes("/pi-ai/"))).toEqual([]);
 	});
 });
