@@ -127,6 +127,61 @@ function ensureShells() {
 	);
 }
 
+/**
+ * The other Node lines the tests run on (DESIGN.md: 20, 22 and 24). Their binaries come from the
+ * npm registry's `node-<platform>-<arch>` packages (a package that carries the binary), unpacked
+ * into tooling/.bootstrap/node-<line>; no other download is needed. AGENT_TEST_NODE_LINES picks
+ * the lines ("22 24"; "none" runs only the Node that runs this script).
+ */
+function otherNodeLines() {
+	const current = Number(process.versions.node.split(".")[0]);
+	const chosen = env.AGENT_TEST_NODE_LINES ?? "20 22 24";
+	if (chosen.trim() === "none") return [];
+	return chosen
+		.split(/[\s,]+/)
+		.filter(Boolean)
+		.map(Number)
+		.filter((line) => line !== current);
+}
+
+/** The bin directory of Node `line` from the registry's binary package, or undefined when it cannot be had. */
+function nodeBinOf(line) {
+	const dir = path.join(root, "tooling/.bootstrap", `node-${line}`);
+	const bin = path.join(dir, "package/bin");
+	const check = spawnSync(path.join(bin, "node"), ["--version"], { encoding: "utf8" });
+	if (check.status === 0 && check.stdout.startsWith(`v${line}.`)) return bin;
+	const name = `node-${process.platform}-${process.arch}@${line}`;
+	console.log(`bootstrap: fetching Node ${line} from the npm registry (${name})`);
+	fs.rmSync(dir, { recursive: true, force: true });
+	fs.mkdirSync(dir, { recursive: true });
+	const packed = spawnSync("npm", ["pack", name, "--silent", "--pack-destination", dir], { encoding: "utf8", env });
+	const tarball = packed.stdout?.trim().split("\n").pop();
+	if (packed.status !== 0 || !tarball) return undefined;
+	if (run("tar", ["xzf", path.join(dir, tarball), "-C", dir]) !== 0) return undefined;
+	fs.rmSync(path.join(dir, tarball), { force: true });
+	return bin;
+}
+
+/** Every package's tests again under each other Node line (turbo keys the runs apart by AGENT_NODE_LINE). */
+function testOtherNodeLines() {
+	for (const line of otherNodeLines()) {
+		const bin = nodeBinOf(line);
+		if (!bin) {
+			const message = `bootstrap: Node ${line} could not be fetched from the npm registry`;
+			if (env.CI === "true") {
+				console.error(`${message} (CI=true never skips a Node line)`);
+				process.exit(1);
+			}
+			console.warn(`${message}; its test run is skipped`);
+			continue;
+		}
+		console.log(`bootstrap: the tests under Node ${line}`);
+		must("pnpm", ["turbo", "run", "test", "--concurrency=2", "--output-logs=errors-only"], {
+			env: { ...env, PATH: `${bin}${path.delimiter}${env.PATH ?? ""}`, AGENT_NODE_LINE: String(line) },
+		});
+	}
+}
+
 ensurePnpm();
 must("pnpm", ["install", "--frozen-lockfile"]);
 
@@ -141,6 +196,7 @@ if (job === "start") {
 	must("pnpm", ["turbo", "run", "test:reliability", "--concurrency=1"], {
 		env: { ...env, RELIABILITY_PROFILE: env.RELIABILITY_PROFILE ?? "ci" },
 	});
+	testOtherNodeLines();
 	console.log("bootstrap: every build, lint, typecheck and test task passed");
 } else {
 	console.error(`bootstrap: unknown job ${JSON.stringify(job)}; use "start" or "test"`);
