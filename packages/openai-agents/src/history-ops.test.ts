@@ -1,12 +1,13 @@
 // The optional parts of the SDK's Session: transactions, compaction (the SDK's and ours), history
 // mutations. Real SDK, fake model, pi-ai's faux provider for our summarizer; file store and PostgreSQL.
+
+import { onEveryStore } from "@agent/adapter-testing";
 import type { SessionStore, StoredRecord } from "@agent/session-format";
 import { fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
 import { type AgentInputItem, MemorySession, run } from "@openai/agents-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { FakeModel, weatherAgent } from "../test/fake-model.mjs";
 import { StoreSession } from "./index.js";
-import { onEveryStore } from "./test-stores.js";
 
 async function logLength(store: SessionStore, id: string): Promise<number> {
 	let n = 0;

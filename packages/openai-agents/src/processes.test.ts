@@ -1,13 +1,14 @@
 // Several processes on one session, each a real Node process with the real SDK on the built
 // package: resume, racing runs, racing pops, a transaction replayed elsewhere; then the operators'
 // CLI shows what they wrote. On the file store and on PostgreSQL.
+
+import { agentSessions, onEveryStore } from "@agent/adapter-testing";
 import type { AgentInputItem } from "@openai/agents-core";
 import { run } from "@openai/agents-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeModel, weatherAgent } from "../test/fake-model.mjs";
 import { StoreSession } from "./index.js";
-import { agentSessions, Child, type ChildTask } from "./test-children.js";
-import { onEveryStore } from "./test-stores.js";
+import { Child, type ChildTask } from "./test-children.js";
 
 const children: Child[] = [];
 afterEach(() => {

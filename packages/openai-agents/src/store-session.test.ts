@@ -1,11 +1,12 @@
 // StoreSession under the real OpenAI Agents SDK (run(), its Runner and its MemorySession as the
 // reference), with a fake model: on the file store and on PostgreSQL.
+
+import { onEveryStore } from "@agent/adapter-testing";
 import type { SessionStore, StoredRecord } from "@agent/session-format";
 import { type AgentInputItem, MemorySession, run } from "@openai/agents-core";
 import { describe, expect, it } from "vitest";
 import { FakeModel, weatherAgent } from "../test/fake-model.mjs";
 import { StoreSession } from "./index.js";
-import { onEveryStore } from "./test-stores.js";
 
 async function records(store: SessionStore, id: string): Promise<StoredRecord[]> {
 	const out: StoredRecord[] = [];

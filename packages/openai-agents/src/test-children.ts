@@ -1,9 +1,6 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import type { StoreSpec } from "./test-stores.js";
+import type { StoreSpec } from "@agent/adapter-testing";
 
 const SCRIPT = fileURLToPath(new URL("../test/child-run.mjs", import.meta.url));
 
@@ -75,19 +72,4 @@ export class Child {
 	go(): void {
 		this.process.stdin?.write("go\n");
 	}
-}
-
-const require = createRequire(import.meta.url);
-const CLI = join(
-	dirname(require.resolve("agent-sessions/package.json")),
-	(require("agent-sessions/package.json") as { bin: Record<string, string> }).bin["agent-sessions"] as string,
-);
-
-/** The operators' CLI (the built bin of apps/cli) on the given store; what it printed. */
-export async function agentSessions(store: StoreSpec, args: string[]): Promise<string> {
-	const where = store.kind === "file" ? ["--home", store.home] : ["--store", store.url];
-	const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...where, ...args], {
-		env: { ...process.env, NO_COLOR: "1" },
-	});
-	return stdout;
 }

@@ -1,0 +1,2 @@
+export { agentSessions } from "./cli.js";
+export { onEveryStore, type StoreSpec, type TestStore } from "./stores.js";
