@@ -2,21 +2,21 @@
 // package: resume, racing runs, racing pops, a transaction replayed elsewhere; then the operators'
 // CLI shows what they wrote. On the file store and on PostgreSQL.
 
-import { agentSessions, onEveryStore } from "@agent/adapter-testing";
+import { agentSessions, type Child, onEveryStore } from "@agent/adapter-testing";
 import type { AgentInputItem } from "@openai/agents-core";
 import { run } from "@openai/agents-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeModel, weatherAgent } from "../test/fake-model.mjs";
 import { StoreSession } from "./index.js";
-import { Child, type ChildTask } from "./test-children.js";
+import { type ChildTask, childRun, type RunOutcome } from "./test-children.js";
 
-const children: Child[] = [];
+const children: Child<RunOutcome>[] = [];
 afterEach(() => {
 	for (const child of children.splice(0)) if (child.process.exitCode === null) child.process.kill("SIGKILL");
 });
 
-function start(task: ChildTask): Child {
-	const child = new Child(task);
+function start(task: ChildTask): Child<RunOutcome> {
+	const child = childRun(task);
 	children.push(child);
 	return child;
 }
@@ -90,8 +90,8 @@ onEveryStore((current) => {
 				start({ store: spec, sessionId, action: "run", input, barrier: true, exclusive: true }),
 			);
 			await Promise.race(racers.map((child) => child.waiting()));
-			const first = racers.find((child) => child.isWaiting) as Child;
-			const second = racers.find((child) => child !== first) as Child;
+			const first = racers.find((child) => child.isWaiting) as Child<RunOutcome>;
+			const second = racers.find((child) => child !== first) as Child<RunOutcome>;
 			// While the first holds the lease, the second never gets as far as its model.
 			await new Promise((resolve) => setTimeout(resolve, 700));
 			expect(second.isWaiting).toBe(false);
