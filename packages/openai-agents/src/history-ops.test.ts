@@ -4,9 +4,9 @@
 import { onEveryStore } from "@agent/adapter-testing";
 import type { SessionStore, StoredRecord } from "@agent/session-format";
 import { fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
-import { type AgentInputItem, MemorySession, run } from "@openai/agents-core";
+import { type AgentInputItem, MemorySession, RunContext, run, tool } from "@openai/agents-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { FakeModel, weatherAgent } from "../test/fake-model.mjs";
+import { FakeModel, weatherAgent, weatherToolOptions } from "../test/fake-model.mjs";
 import { StoreSession } from "./index.js";
 
 async function logLength(store: SessionStore, id: string): Promise<number> {
@@ -192,6 +192,56 @@ onEveryStore((current) => {
 			expect((await store.metadata(id)).compactionCount).toBe(1);
 			expect((await store.open(id)).context.compaction?.trigger).toBe("threshold");
 			await expect(new StoreSession({ store }).compact()).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+		});
+
+		it("a run interrupted for an approval resumes from its RunState, the hook compacting in between", async () => {
+			const { store } = current();
+			faux.setResponses(Array.from({ length: 6 }, () => fauxAssistantMessage(SUMMARY)));
+			const session = new StoreSession({
+				store,
+				compaction: {
+					model: faux.getModel(),
+					contextWindow: 700,
+					settings: { reserveTokens: 600, keepRecentTokens: 5 },
+				},
+			});
+			await session.addItems([user(`plan a trip ${"with details ".repeat(40)}`), reply("Where to?")]);
+			const approving = weatherAgent(new FakeModel());
+			approving.tools = [tool({ ...weatherToolOptions, needsApproval: true } as unknown as Parameters<typeof tool>[0])];
+			let result = await run(approving, "weather in Oslo", { session });
+			expect(result.interruptions).toHaveLength(1);
+			const id = await session.getSessionId();
+			expect((await store.metadata(id)).compactionCount).toBe(1);
+			for (const interruption of result.interruptions) result.state.approve(interruption);
+			result = await run(approving, result.state, { session });
+			expect(result.finalOutput).toBe("The forecast: sunny in Oslo.");
+			const items = await session.getItems();
+			expect(items[0]).toMatchObject({ role: "user", content: expect.stringContaining(SUMMARY) });
+			expect(items.at(-1)).toMatchObject({ role: "assistant", content: [{ text: "The forecast: sunny in Oslo." }] });
+			expect((await store.metadata(id)).compactionCount).toBeGreaterThanOrEqual(1);
+		});
+	});
+
+	describe("a run's view of the history", () => {
+		it("a compaction by the SDK's hook belongs to the run it is called in; another writer's append does not", async () => {
+			const { store } = current();
+			faux.setResponses(Array.from({ length: 6 }, () => fauxAssistantMessage(SUMMARY)));
+			const session = new StoreSession({
+				store,
+				compaction: { model: faux.getModel(), settings: { keepRecentTokens: 5 } },
+			});
+			await session.addItems([user(`plan a trip ${"with details ".repeat(40)}`), reply("Where to?"), user("Oslo")]);
+			const mine = new RunContext();
+			await session.getItems(undefined, mine);
+			await session.runCompaction({ force: true }, mine);
+			await session.addItems([reply("Booked.")], mine);
+			expect((await session.getItems()).at(-1)).toEqual(reply("Booked."));
+
+			const theirs = new RunContext();
+			await session.getItems(undefined, theirs);
+			await new StoreSession({ store, sessionId: await session.getSessionId() }).addItems([user("meanwhile")]);
+			await expect(session.addItems([reply("late")], theirs)).rejects.toMatchObject({ code: "SESSION_LOCKED" });
+			expect((await session.getItems()).at(-1)).toEqual(user("meanwhile"));
 		});
 	});
 

@@ -6,7 +6,7 @@ import { agentSessions, type Child, onEveryStore } from "@agent/adapter-testing"
 import type { AgentInputItem } from "@openai/agents-core";
 import { run } from "@openai/agents-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { FakeModel, weatherAgent } from "../test/fake-model.mjs";
+import { FakeModel, TOOL_ROUND, weatherAgent } from "../test/fake-model.mjs";
 import { StoreSession } from "./index.js";
 import { type ChildTask, childRun, type RunOutcome } from "./test-children.js";
 
@@ -34,15 +34,7 @@ onEveryStore((current) => {
 			expect(outcome).toMatchObject({ ok: true, finalOutput: "You said: And tomorrow?" });
 			const seen = outcome.inputs?.[0] as AgentInputItem[];
 			expect(seen.slice(0, 5)).toEqual((await session.getItems()).slice(0, 5));
-			expect((await session.getItems()).map(typeOf)).toEqual([
-				"message",
-				"reasoning",
-				"function_call",
-				"function_call_result",
-				"message",
-				"message",
-				"message",
-			]);
+			expect((await session.getItems()).map(typeOf)).toEqual([...TOOL_ROUND, "message", "message"]);
 
 			const shown = await agentSessions(spec, ["context", sessionId]);
 			const roles = [...shown.matchAll(/^\[(\w+)\] #\d+$/gm)].map((match) => match[1]);

@@ -5,7 +5,7 @@ import { onEveryStore } from "@agent/adapter-testing";
 import type { SessionStore, StoredRecord } from "@agent/session-format";
 import { type AgentInputItem, MemorySession, run } from "@openai/agents-core";
 import { describe, expect, it } from "vitest";
-import { FakeModel, weatherAgent } from "../test/fake-model.mjs";
+import { FakeModel, TOOL_ROUND, weatherAgent } from "../test/fake-model.mjs";
 import { StoreSession } from "./index.js";
 
 async function records(store: SessionStore, id: string): Promise<StoredRecord[]> {
@@ -45,15 +45,7 @@ onEveryStore((current) => {
 				await run(agent, "Thanks!", { session: target });
 			}
 			const items = await session.getItems();
-			expect(items.map(typeOf)).toEqual([
-				"message",
-				"reasoning",
-				"function_call",
-				"function_call_result",
-				"message",
-				"message",
-				"message",
-			]);
+			expect(items.map(typeOf)).toEqual([...TOOL_ROUND, "message", "message"]);
 			expect(items).toEqual(await reference.getItems());
 			// A new StoreSession on the same id (as a new process makes it) reads the same.
 			const again = new StoreSession({ store, sessionId: await session.getSessionId() });
@@ -91,14 +83,7 @@ onEveryStore((current) => {
 			await streamed.completed;
 			expect(streamed.finalOutput).toBe("You said: And now?");
 			const input = model.inputs[0] as AgentInputItem[];
-			expect(input.map(typeOf)).toEqual([
-				"message",
-				"reasoning",
-				"function_call",
-				"function_call_result",
-				"message",
-				"message",
-			]);
+			expect(input.map(typeOf)).toEqual([...TOOL_ROUND, "message"]);
 			const items = await session.getItems();
 			expect(items).toHaveLength(7);
 			expect(items.slice(-2)).toMatchObject([

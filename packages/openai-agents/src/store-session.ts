@@ -214,24 +214,35 @@ export class StoreSession
 	 * Compacts with our summarizer (the `compaction` option) when the context needs it, or now with
 	 * `force`; resolves with the compaction record, or undefined when nothing was compacted.
 	 */
-	async compact(options: { force?: boolean } = {}): Promise<SessionRecord | undefined> {
-		const summarizer = this.options.compaction;
-		if (!summarizer)
-			throw invalidArgument(
-				"compact() needs the compaction option: new StoreSession({ store, compaction: { model } })",
-			);
-		if (!this.id) return undefined;
-		const result = await this.write(undefined, async (lease, id) => {
-			const record = await summarizingCompaction(this.store, id, summarizer, options.force === true);
-			return record ? lease.append([record]) : undefined;
-		});
-		return result?.records[0];
+	compact(options: { force?: boolean } = {}): Promise<SessionRecord | undefined> {
+		return this.summarize(options.force === true, undefined);
 	}
 
 	/** The SDK's hook after each turn: our summarizing compaction, when configured (no OpenAI call). */
-	async runCompaction(args?: OpenAIResponsesCompactionArgs): Promise<OpenAIResponsesCompactionResult | null> {
-		if (this.options.compaction) await this.compact({ force: args?.force === true });
+	async runCompaction(
+		args?: OpenAIResponsesCompactionArgs,
+		runContext?: RunContext<unknown>,
+	): Promise<OpenAIResponsesCompactionResult | null> {
+		if (this.options.compaction) await this.summarize(args?.force === true, runContext);
 		return null;
+	}
+
+	private async summarize(
+		force: boolean,
+		runContext: RunContext<unknown> | undefined,
+	): Promise<SessionRecord | undefined> {
+		const summarizer = this.options.compaction;
+		if (!summarizer) {
+			throw invalidArgument(
+				"compact() needs the compaction option: new StoreSession({ store, compaction: { model } })",
+			);
+		}
+		if (!this.id) return undefined;
+		const result = await this.write(runContext, async (lease, id) => {
+			const record = await summarizingCompaction(this.store, id, summarizer, force);
+			return record ? lease.append([record]) : undefined;
+		});
+		return result?.records[0];
 	}
 
 	/** Items compared by the runner as getItems gives them back (JSON: no undefined fields). */
@@ -246,6 +257,7 @@ export class StoreSession
 	 * with SESSION_LOCKED).
 	 */
 	async withLease<T>(work: () => Promise<T>): Promise<T> {
+		if (this.held.getStore()) return work();
 		const id = await this.getSessionId();
 		const lease = await this.store.lease(id, this.leaseOptions());
 		try {

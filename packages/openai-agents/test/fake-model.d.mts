@@ -9,3 +9,8 @@ export declare class FakeModel implements Model {
 }
 
 export declare function weatherAgent(model: Model): Agent;
+
+export declare const TOOL_ROUND: string[];
+
+/** The weather tool's options (name, description, parameters, strict, execute), for variants of it. */
+export declare const weatherToolOptions: Record<string, unknown>;

@@ -71,7 +71,8 @@ function message(id, text) {
 	return { type: "message", id, role: "assistant", status: "completed", content: [{ type: "output_text", text }] };
 }
 
-export const weatherTool = tool({
+/** The weather tool's options, for variants of it. */
+export const weatherToolOptions = {
 	name: "weather",
 	description: "The weather in a city",
 	parameters: {
@@ -82,7 +83,12 @@ export const weatherTool = tool({
 	},
 	strict: true,
 	execute: async ({ city }) => `sunny in ${city}`,
-});
+};
+
+export const weatherTool = tool(weatherToolOptions);
+
+/** The types of the items of a weather question's turn: the question, then reasoning, the call, its result, the answer. */
+export const TOOL_ROUND = ["message", "reasoning", "function_call", "function_call_result", "message"];
 
 /** An agent with the weather tool on the given model. */
 export function weatherAgent(model) {
