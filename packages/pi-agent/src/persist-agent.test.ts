@@ -209,6 +209,8 @@ onEveryStore((current) => {
 			const { store } = current();
 			const agent = weatherAgent();
 			const persisted = await persistAgent(agent, { store });
+			expect(agent.sessionId).toBe(persisted.sessionId);
+			await expect(persistAgent(agent, { store })).rejects.toThrow(/persisted already/);
 			await persisted.dispose();
 			answerEcho();
 			await agent.prompt("unsaved");

@@ -23,6 +23,9 @@ export interface PersistedAgent {
 	dispose(): Promise<void>;
 }
 
+/** The agents persisted now: a second persistAgent on one of them would write every message twice. */
+const persisted = new WeakSet<Agent>();
+
 /**
  * Persists a pi `Agent` in a session: loads the session's context into `agent.state.messages`
  * (or starts a new session with the messages the agent has), then appends every message of every
@@ -32,8 +35,12 @@ export interface PersistedAgent {
 export async function persistAgent(agent: Agent, options: PersistAgentOptions): Promise<PersistedAgent> {
 	if (typeof agent?.subscribe !== "function") throw invalidArgument("persistAgent(agent, ...) needs a pi Agent");
 	if (!options?.store) throw invalidArgument("persistAgent(agent, { store }) needs a store, e.g. createFileStore()");
-	if (agent.state.isStreaming)
+	if (agent.state.isStreaming) {
 		throw invalidArgument("persistAgent(agent) while the agent is running; call it when it is idle");
+	}
+	if (persisted.has(agent)) {
+		throw invalidArgument("this agent is persisted already; dispose() that first (one session per agent at a time)");
+	}
 	const { store } = options;
 
 	const load = async (id: string): Promise<Seen> => {
@@ -59,6 +66,9 @@ export async function persistAgent(agent: Agent, options: PersistAgentOptions): 
 
 	const writer = new RunWriter(agent, store, sessionId, options.waitMs, seen);
 	const unsubscribe = agent.subscribe((event) => writer.on(event));
+	persisted.add(agent);
+	// Providers with prompt caches key them by this; the session's id is the natural one.
+	agent.sessionId ??= sessionId;
 	return {
 		sessionId,
 		async reload() {
@@ -68,6 +78,7 @@ export async function persistAgent(agent: Agent, options: PersistAgentOptions): 
 		async dispose() {
 			await agent.waitForIdle();
 			unsubscribe();
+			persisted.delete(agent);
 		},
 	};
 }
