@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 
 const SRC = fileURLToPath(new URL(".", import.meta.url));
 const ALLOWED_PACKAGES = new Set(["zod", "ulid"]);
+/** Packages whose types the sources may name (`import type`, erased at build): optional peers. */
+const TYPE_ONLY_PACKAGES = new Set(["@mariozechner/pi-ai"]);
 
 /** Every module specifier in `source`: static imports and re-exports, side-effect imports, dynamic imports, require. */
 function specifiers(source: string): string[] {
@@ -16,6 +18,11 @@ function specifiers(source: string): string[] {
 		/\brequire\s*\(\s*["']([^"']+)["']\s*\)/g,
 	];
 	return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1] as string));
+}
+
+/** The module specifiers of `import type ... from` statements in `source`. */
+function typeOnlySpecifiers(source: string): string[] {
+	return [...source.matchAll(/\bimport\s+type\s[^;]*?\bfrom\s*["']([^"']+)["']/g)].map((match) => match[1] as string);
 }
 
 const sources = readdirSync(SRC)
@@ -30,12 +37,20 @@ describe("@agent/session-format is pure: it runs in a browser", () => {
 		).toEqual(["zod", "./a.js", "x", "y"]);
 	});
 
-	it("no file in src imports a node: module or any package other than zod and ulid", () => {
+	it("no file in src imports a node: module or any package other than zod and ulid (pi-ai: its types only)", () => {
+		expect(typeOnlySpecifiers('import type { A } from "p";\nimport { B } from "q";')).toEqual(["p"]);
 		const offending: string[] = [];
 		for (const { name, text } of sources) {
+			const typeOnly = typeOnlySpecifiers(text);
 			for (const specifier of specifiers(text)) {
 				const relative = specifier.startsWith("./") && specifier.endsWith(".js");
-				if (!relative && !ALLOWED_PACKAGES.has(specifier)) offending.push(`${name} imports ${specifier}`);
+				const erased = TYPE_ONLY_PACKAGES.has(specifier) && typeOnly.includes(specifier);
+				if (!relative && !erased && !ALLOWED_PACKAGES.has(specifier)) offending.push(`${name} imports ${specifier}`);
+			}
+			for (const specifier of TYPE_ONLY_PACKAGES) {
+				const all = specifiers(text).filter((s) => s === specifier).length;
+				const types = typeOnly.filter((s) => s === specifier).length;
+				if (all !== types) offending.push(`${name} imports ${specifier} at run time (only \`import type\` may)`);
 			}
 		}
 		expect(offending).toEqual([]);

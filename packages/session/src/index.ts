@@ -29,7 +29,6 @@ export { contextWindowOf, DEMO_MODEL_NAME, type ModelRegistry } from "./model-na
 export { loadModelRegistry } from "./model-registry.js";
 export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
-export { assistantRecordInput, type MessageInput, toPiMessages } from "./pi-messages.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export { type ModelContext, type PrunedOutputs, prunedContext } from "./pruned-context.js";
 export {

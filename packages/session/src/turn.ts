@@ -1,4 +1,5 @@
 import { oversizedBlockTokens } from "@agent/compaction";
+import { assistantRecordInput, toPiMessages } from "@agent/session-format/pi";
 import {
 	AgentSessionError,
 	type CompactionTrigger,
@@ -20,7 +21,6 @@ import {
 } from "@mariozechner/pi-ai";
 import type { SessionEvents } from "./events.js";
 import type { ResolvedModel } from "./models.js";
-import { assistantRecordInput, toPiMessages } from "./pi-messages.js";
 import { prunedContext } from "./pruned-context.js";
 import type { ToolExecutor } from "./tools.js";
 

@@ -93,11 +93,14 @@ describe("tsc in the consumer project", () => {
 	// on: a type that failed to resolve would be `any`, and the Assert line or a @ts-expect-error fails.
 	const consumer = `import { estimateContextTokens, shouldCompact } from "@agent/compaction";
 import { detectFormat, importPaths } from "@agent/interop";
+import { StoreSession } from "@agent/openai-agents";
+import { persistAgent } from "@agent/pi-agent";
 import { AgentSessions } from "@agent/session";
 import { newSessionId, type SessionMetadata, type StoredRecord } from "@agent/session-format";
 import { createFileStore, FileSessionStore } from "@agent/session-fs";
 import { buildProgram, main } from "agent-sessions";
 import { startServer } from "agent-sessions-server";
+import type { Session } from "@openai/agents-core";
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
 type Assert<T extends false> = T;
@@ -112,6 +115,9 @@ export const tokens: number = estimateContextTokens(records);
 export const compactNow: boolean = shouldCompact(tokens, 200_000, { enabled: true, reserveTokens: 16_384 });
 // @ts-expect-error the records are StoredRecord[]
 estimateContextTokens("not records");
+// The adapters' types are the frameworks' own: a StoreSession is the SDK's Session.
+export const sdkSession: Session = new StoreSession({ store });
+export type PiAgent = Assert<IsAny<Parameters<typeof persistAgent>[0]>>;
 export const format: string | undefined = detectFormat(['{"type":"session","version":3}']);
 export type ImportStore = Assert<IsAny<Parameters<typeof importPaths>[0]>>;
 export type Runtime = Assert<IsAny<Awaited<ReturnType<typeof AgentSessions.open>>>>;

@@ -19,6 +19,8 @@ describe("the published packages", () => {
 			"@agent/compaction",
 			"@agent/interop",
 			"@agent/markdown",
+			"@agent/openai-agents",
+			"@agent/pi-agent",
 			"@agent/session",
 			"@agent/session-format",
 			"@agent/session-fs",
