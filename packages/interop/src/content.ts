@@ -113,3 +113,11 @@ export function assistantRecord(fields: {
 	if (usage) record.usage = usage;
 	return record;
 }
+
+/** The blocks a user-side message (a custom message) can carry. */
+export type UserBlock = TextBlock | ImageBlock;
+
+/** Text and image blocks only (what a custom message can carry). */
+export function userBlocks(blocks: readonly ContentBlock[]): UserBlock[] {
+	return blocks.filter((block): block is UserBlock => block.type === "text" || block.type === "image");
+}

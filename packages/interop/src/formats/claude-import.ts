@@ -3,7 +3,7 @@ import { isObject, parseJsonLines, stringField } from "../json-lines.js";
 import { RecordList } from "../record-list.js";
 import type { ConvertedSession, ConvertOptions } from "../types.js";
 import { Warnings } from "../warnings.js";
-import { CHAIN_TYPES, ClaudeState, type Line } from "./claude-state.js";
+import { ClaudeState, type Line } from "./claude-state.js";
 
 const FIRST_PROMPT_NAME_LENGTH = 80;
 
@@ -23,8 +23,9 @@ export function convertClaude(lines: readonly string[], options: ConvertOptions 
 		if (isObject(value)) parsed.push({ line, value });
 		else warnings.add("a line that is not a JSON object was skipped", line);
 	}
-	const chain = parsed.filter(({ value }) => CHAIN_TYPES.has(String(value.type)) && typeof value.uuid === "string");
-	const firstChain = chain[0]?.value;
+	const chain = parsed.filter(({ value }) => typeof value.uuid === "string");
+	// The envelope of the first message names the session; a file may start with progress or attachment lines.
+	const firstChain = (chain.find(({ value }) => value.type === "user" || value.type === "assistant") ?? chain[0])?.value;
 	const { sourceId, agentId, parentSessionId } = claudeIds(chain, options.sourcePath);
 	const list = new RecordList(warnings);
 	const headerSeq = list.custom(
@@ -49,7 +50,7 @@ export function convertClaude(lines: readonly string[], options: ConvertOptions 
 	if (createdAt) result.createdAt = createdAt;
 	const cwd = stringField(firstChain ?? {}, "cwd");
 	if (cwd) result.cwd = cwd;
-	const name = state.title ?? state.summary ?? firstPrompt(chain, agentId !== undefined);
+	const name = state.title ?? state.aiTitle ?? state.summary ?? firstPrompt(chain, agentId !== undefined);
 	if (name) result.name = name;
 	if (state.model) result.model = `anthropic/${state.model}`;
 	if (parentSessionId) result.parentSourceId = parentSessionId;
@@ -87,7 +88,8 @@ function claudeIds(
 /** The first thing the user typed (not a meta or command line), as a name when nothing better names the session. */
 function firstPrompt(chain: readonly Line[], isSubAgent: boolean): string | undefined {
 	for (const { value } of chain) {
-		if (value.type !== "user" || value.isMeta === true || (value.isSidechain === true && !isSubAgent)) continue;
+		if (value.type !== "user" || value.isMeta === true || value.isCompactSummary === true) continue;
+		if (value.isSidechain === true && !isSubAgent) continue;
 		const message = isObject(value.message) ? value.message : {};
 		const content = message.content;
 		const text =
