@@ -73,7 +73,8 @@ export function classifyAttachment(attachment: unknown): AttachmentKind {
 	if (!SENT.has(type) || isEmpty(type, attachment)) return { kind: "kept" };
 	if (type === "queued_command") {
 		const content = claudeUserContent(attachment.prompt ?? "").blocks;
-		const meta = attachment.isMeta === true || attachment.origin !== undefined || attachment.commandMode === "task-notification";
+		const meta =
+			attachment.isMeta === true || attachment.origin !== undefined || attachment.commandMode === "task-notification";
 		return { kind: meta ? "context" : "prompt", content };
 	}
 	return { kind: "context", content: [text(`[${type}] ${attachmentText(attachment)}`)] };
@@ -116,7 +117,7 @@ export function attachmentText(attachment: Record<string, unknown>): string {
 	const where = stringField(attachment, "filename") ?? stringField(attachment, "path");
 	for (const field of TEXT_FIELDS) {
 		const value = textOf(attachment[field]);
-		if (value !== undefined) return where ? `${where}\n${value}` : value;
+		if (value) return where ? `${where}\n${value}` : value;
 	}
 	const { type: _type, ...rest } = attachment;
 	return JSON.stringify(rest);

@@ -32,8 +32,8 @@ const [SUMMARY_PREFIX = "", SUMMARY_SUFFIX = ""] = compactionSummaryText("\u0000
  * re-read for the new context) the `isCompactSummary` user line. The boundary is kept as a
  * custom record where the conversation it ends hangs (its logicalParentUuid, or the last message
  * of its preserved segment); the summary becomes our compaction record, which keeps what Claude
- * Code keeps: the preserved segment (compactMetadata.preservedSegment, head to tail) and the lines
- * between the boundary and the summary.
+ * Code keeps: the preserved messages (compactMetadata.preservedMessages, or preservedSegment head to
+ * tail, which Claude Code relinks after the summary) and the lines between the boundary and the summary.
  */
 export class ClaudeCompactions {
 	private open: OpenBoundary | undefined;
@@ -49,7 +49,7 @@ export class ClaudeCompactions {
 		this.closeUnanswered();
 		const { value, line } = entry;
 		const meta = isObject(value.compactMetadata) ? value.compactMetadata : {};
-		const segment = isObject(meta.preservedSegment) ? meta.preservedSegment : undefined;
+		const segment = preserved(meta);
 		const head = uuidSeq(this.chain, segment?.headUuid);
 		const tail = uuidSeq(this.chain, segment?.tailUuid);
 		const logical = uuidSeq(this.chain, value.logicalParentUuid);
@@ -72,7 +72,11 @@ export class ClaudeCompactions {
 	}
 
 	/** The isCompactSummary user line: our compaction record. Returns its seq. */
-	summary(entry: Line, parent: number, stamp: (record: RecordInput, value: Record<string, unknown>) => RecordInput): number {
+	summary(
+		entry: Line,
+		parent: number,
+		stamp: (record: RecordInput, value: Record<string, unknown>) => RecordInput,
+	): number {
 		const { value, line } = entry;
 		const open = this.open;
 		this.open = undefined;
@@ -119,6 +123,18 @@ export class ClaudeCompactions {
 	}
 }
 
+/**
+ * The first and last message Claude Code kept from before a compaction: `preservedMessages`
+ * (newer, the kept uuids in order, relinked one after another) or `preservedSegment` (head to tail).
+ */
+function preserved(meta: Record<string, unknown>): { headUuid?: unknown; tailUuid?: unknown } | undefined {
+	const messages = isObject(meta.preservedMessages) ? meta.preservedMessages : undefined;
+	if (messages && Array.isArray(messages.uuids) && messages.uuids.length > 0) {
+		return { headUuid: messages.uuids[0], tailUuid: messages.uuids.at(-1) };
+	}
+	return isObject(meta.preservedSegment) ? meta.preservedSegment : undefined;
+}
+
 function uuidSeq(chain: ChainAccess, uuid: unknown): number | undefined {
 	return typeof uuid === "string" ? chain.seqOf(uuid) : undefined;
 }
@@ -129,7 +145,11 @@ function uuidSeq(chain: ChainAccess, uuid: unknown): number | undefined {
  * file back must give the summary, not the summary wrapped twice.
  */
 export function unwrapOurSummary(text: string): string {
-	if (text.length >= SUMMARY_PREFIX.length + SUMMARY_SUFFIX.length && text.startsWith(SUMMARY_PREFIX) && text.endsWith(SUMMARY_SUFFIX)) {
+	if (
+		text.length >= SUMMARY_PREFIX.length + SUMMARY_SUFFIX.length &&
+		text.startsWith(SUMMARY_PREFIX) &&
+		text.endsWith(SUMMARY_SUFFIX)
+	) {
 		return text.slice(SUMMARY_PREFIX.length, text.length - SUMMARY_SUFFIX.length);
 	}
 	return text;

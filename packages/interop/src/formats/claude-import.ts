@@ -25,7 +25,8 @@ export function convertClaude(lines: readonly string[], options: ConvertOptions 
 	}
 	const chain = parsed.filter(({ value }) => typeof value.uuid === "string");
 	// The envelope of the first message names the session; a file may start with progress or attachment lines.
-	const firstChain = (chain.find(({ value }) => value.type === "user" || value.type === "assistant") ?? chain[0])?.value;
+	const firstChain = (chain.find(({ value }) => value.type === "user" || value.type === "assistant") ?? chain[0])
+		?.value;
 	const { sourceId, agentId, parentSessionId } = claudeIds(chain, options.sourcePath);
 	const list = new RecordList(warnings);
 	const headerSeq = list.custom(
@@ -98,6 +99,8 @@ function firstPrompt(chain: readonly Line[], isSubAgent: boolean): string | unde
 				: Array.isArray(content)
 					? content.map((block) => (isObject(block) && block.type === "text" ? String(block.text) : "")).join(" ")
 					: "";
+		// A slash command and its output are lines of the user's, but name nothing.
+		if (/^\s*<(command-name|command-message|local-command-)/.test(text)) continue;
 		const line = text
 			.replace(/<[^>]*>/g, " ")
 			.replace(/\s+/g, " ")

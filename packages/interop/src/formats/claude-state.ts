@@ -93,7 +93,10 @@ export class ClaudeState {
 				seq = this.list.add(stamp(record, value), this.parentOf(value, line), line);
 			}
 		} else {
-			const what = type === "system" ? `a system line (${String(value.subtype ?? "no subtype")})` : `a ${JSON.stringify(type)} line`;
+			const what =
+				type === "system"
+					? `a system line (${String(value.subtype ?? "no subtype")})`
+					: `a ${JSON.stringify(type)} line`;
 			seq = this.transparent(entry, `${what} has no equivalent`);
 			sent = false;
 		}
@@ -189,7 +192,12 @@ export class ClaudeState {
 			// A meta line (a command's caveat, a skill's text) reaches the model but is not something the user typed.
 			const record: RecordInput =
 				value.isMeta === true
-					? { recordType: "custom_message", customType: "claude:meta", content: userBlocks(content.blocks), display: false }
+					? {
+							recordType: "custom_message",
+							customType: "claude:meta",
+							content: userBlocks(content.blocks),
+							display: false,
+						}
 					: { recordType: "message", role: "user", content: content.blocks };
 			seq = this.list.add(stamp(record, value), seq, line);
 		}
