@@ -99,13 +99,23 @@ function firstPrompt(chain: readonly Line[], isSubAgent: boolean): string | unde
 				: Array.isArray(content)
 					? content.map((block) => (isObject(block) && block.type === "text" ? String(block.text) : "")).join(" ")
 					: "";
-		// A slash command and its output are lines of the user's, but name nothing.
-		if (/^\s*<(command-name|command-message|local-command-)/.test(text)) continue;
-		const line = text
+		const line = commandLine(text)
 			.replace(/<[^>]*>/g, " ")
 			.replace(/\s+/g, " ")
 			.trim();
 		if (line) return line.length > FIRST_PROMPT_NAME_LENGTH ? `${line.slice(0, FIRST_PROMPT_NAME_LENGTH - 1)}…` : line;
 	}
 	return undefined;
+}
+
+/**
+ * A slash command line names the session by its command and arguments; one without arguments
+ * (`/clear`) and a command's output name nothing. Other text is itself.
+ */
+function commandLine(text: string): string {
+	if (/^\s*<local-command-/.test(text)) return "";
+	const name = /<command-name>([^<]*)<\/command-name>/.exec(text)?.[1];
+	if (name === undefined) return text;
+	const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1]?.trim() ?? "";
+	return args === "" ? "" : `${name.trim()} ${args}`;
 }

@@ -91,6 +91,8 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 				line,
 			);
 			list.custom("codex:turn_context", payload, undefined, timestamp);
+		} else if (type === "inter_agent_communication") {
+			reader.agentMessage(payload, source, "codex:inter_agent_communication");
 		} else if (type === "compacted") {
 			compacted(payload, source, list, reader, warnings, contextTokens);
 		} else if (type === "event_msg") {
@@ -101,6 +103,8 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 				if (usage) {
 					reader.usage(usage);
 					contextTokens = usage.totalTokens;
+					// Codex counts tokens when a model response completes: the next item starts another one.
+					reader.flush();
 				}
 			}
 			if (eventType === "user_message" && reader.eventPrompt(payload, source)) {
@@ -109,7 +113,15 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 					line,
 				);
 			} else if (eventType && RESTATING_EVENTS.has(eventType)) restated++;
-			else {
+			else if (eventType === "thread_rolled_back") {
+				reader.flush();
+				const dropped = reader.turns.rollBack(Number(payload.num_turns));
+				warnings.add(
+					`a rollback (thread_rolled_back) drops ${dropped} turn(s) from what Codex sends; they stay in the session on a branch of their own`,
+					line,
+				);
+				list.custom("codex:event_msg", payload, undefined, timestamp);
+			} else {
 				// The response being gathered is complete before anything else is written: a record's
 				// place must not depend on lines that come after it.
 				reader.flush();
@@ -148,7 +160,20 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 	const cwd = stringField(meta ?? {}, "cwd");
 	if (cwd) result.cwd = cwd;
 	if (modelSet) result.model = `${reader.provider}/${modelSet}`;
+	const parent = parentThreadOf(meta);
+	if (parent && parent !== sourceId) result.parentSourceId = parent;
 	return result;
+}
+
+/** A sub-agent's rollout names the thread that spawned it (`parent_thread_id`, or its source's thread_spawn). */
+function parentThreadOf(meta: Record<string, unknown> | undefined): string | undefined {
+	if (!meta) return undefined;
+	const direct = stringField(meta, "parent_thread_id");
+	if (direct) return direct;
+	const source = isObject(meta.source) ? meta.source : undefined;
+	const subagent = source && isObject(source.subagent) ? source.subagent : undefined;
+	const spawn = subagent && isObject(subagent.thread_spawn) ? subagent.thread_spawn : undefined;
+	return spawn ? stringField(spawn, "parent_thread_id") : undefined;
 }
 
 /** The compaction, then the replacement history that replaces everything before it on replay. */

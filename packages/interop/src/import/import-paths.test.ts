@@ -70,7 +70,7 @@ describe("importPaths with the file store", () => {
 
 		expect(fingerprint(sources)).toEqual(before);
 		const byStatus = (status: string) => results.filter((r) => r.status === status).map((r) => r.source);
-		expect(byStatus("imported")).toHaveLength(7);
+		expect(byStatus("imported")).toHaveLength(14);
 		expect(
 			byStatus("skipped")
 				.map((s) => s.split("/").pop())

@@ -61,7 +61,7 @@ export async function importPaths(
 		options.onProgress?.(position + 1, files.length, file.path);
 	}
 	for (const { result, parentSourceId } of parents) {
-		const parent = index.get("claude", parentSourceId);
+		const parent = result.format ? index.get(result.format, parentSourceId) : undefined;
 		if (!parent || !result.sourceId) continue;
 		await linkSubAgent(store, {
 			parentId: parent.id,
