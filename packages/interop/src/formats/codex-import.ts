@@ -4,7 +4,8 @@ import { isObject, parseJsonLines, stringField } from "../json-lines.js";
 import { RecordList } from "../record-list.js";
 import type { ConvertedSession, ConvertOptions } from "../types.js";
 import { Warnings } from "../warnings.js";
-import { CodexItemReader, codexUsage, type ItemSource } from "./codex-items.js";
+import { codexUsage } from "./codex-content.js";
+import { CodexItemReader, type ItemSource } from "./codex-items.js";
 
 /** Event messages that restate what response items already hold (the UI's copy of them). */
 const RESTATING_EVENTS = new Set([
