@@ -1,6 +1,6 @@
 import type { ContentBlock, RecordInput, Usage } from "@agent/session-format";
 import { assistantRecord, imageFromDataUrl, parseToolArguments, text } from "../content.js";
-import { isObject, numberField, stringField } from "../json-lines.js";
+import { isObject, stringField } from "../json-lines.js";
 import type { RecordList } from "../record-list.js";
 import type { Warnings } from "../warnings.js";
 import { isSummaryText, outputContent } from "./codex-content.js";
