@@ -1,10 +1,20 @@
 import { parseGeminiChat } from "./formats/gemini-import.js";
+import { isGeminiHeader } from "./formats/gemini-lines.js";
 import { isObject } from "./json-lines.js";
 import type { SourceFormat } from "./types.js";
 
 const LINES_LOOKED_AT = 50;
 const CODEX_TYPES = new Set(["session_meta", "response_item", "turn_context", "event_msg", "compacted"]);
-const CLAUDE_OFF_CHAIN = new Set(["summary", "file-history-snapshot", "queue-operation", "custom-title"]);
+const CLAUDE_OFF_CHAIN = new Set([
+	"summary",
+	"file-history-snapshot",
+	"queue-operation",
+	"custom-title",
+	"ai-title",
+	"last-prompt",
+	"mode",
+	"permission-mode",
+]);
 const FERN_TYPES = new Set(["message", "tool_call", "tool_result", "system", "compaction"]);
 
 /**
@@ -40,6 +50,7 @@ function firstLineFormat(value: Record<string, unknown>): SourceFormat | undefin
 
 function lineFormat(value: Record<string, unknown>): SourceFormat | undefined {
 	const type = value.type;
+	if (isGeminiHeader(value) || isObject(value.$set) || typeof value.$rewindTo === "string") return "gemini";
 	if (typeof type === "string" && CODEX_TYPES.has(type) && isObject(value.payload)) return "codex";
 	if (typeof value.sessionId === "string" && (typeof value.uuid === "string" || CLAUDE_OFF_CHAIN.has(String(type)))) {
 		return "claude";

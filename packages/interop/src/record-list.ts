@@ -57,6 +57,20 @@ export class RecordList {
 		return seq;
 	}
 
+	/**
+	 * Replaces the record at `seq` with a newer version of it (a source that rewrites a message in
+	 * place); it keeps its place in the tree.
+	 */
+	replace(seq: number, record: RecordInput, line?: number): void {
+		const old = this.get(seq);
+		if (!old) throw new Error(`${PREFIX} internal error: no record ${seq} to replace`);
+		const out = { ...record } as RecordInput;
+		delete out.parentSeq;
+		this.settleTimestamp(out, line);
+		if (old.parentSeq !== undefined) out.parentSeq = old.parentSeq;
+		this.records[seq - 1] = out;
+	}
+
 	/** Adds a `custom` record: data kept for tools and round trips, never sent to the LLM. */
 	custom(customType: string, data: unknown, parent?: number | null, timestamp?: string): number {
 		const record: RecordInput = { recordType: "custom", customType, data };

@@ -43,10 +43,12 @@ async function walk(dir: string): Promise<string[]> {
 	const entries = await readdir(dir, { withFileTypes: true });
 	entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	const out: string[] = [];
+	const names = new Set(entries.map((entry) => entry.name));
 	for (const entry of entries) {
 		const path = join(dir, entry.name);
 		if (entry.isDirectory()) out.push(...(await walk(path)));
-		else if (entry.isFile() && isSessionFileName(entry.name)) out.push(path);
+		// Gemini CLI migrates a chat it resumes from session-*.json to session-*.jsonl and leaves the old file.
+		else if (entry.isFile() && isSessionFileName(entry.name) && !names.has(`${entry.name}l`)) out.push(path);
 	}
 	return out;
 }
