@@ -14,8 +14,10 @@ export { OPAQUE_CUSTOM_TYPE, type PiExportOptions, piEntryId, piExportLines } fr
 export { type ExportInfo, type RecordSource, recordsFrom } from "./export/record-source.js";
 export { convertClaude } from "./formats/claude-import.js";
 export { convertCodex } from "./formats/codex-import.js";
+export { convertCopilot } from "./formats/copilot-import.js";
 export { convertFern } from "./formats/fern-import.js";
 export { convertGemini } from "./formats/gemini-import.js";
+export { convertOpenCode, convertOpenCodeSession, type OpenCodeSession } from "./formats/opencode-import.js";
 export { convertPi, PI_HEADER_TYPE } from "./formats/pi-import.js";
 export { bashExecutionText, PI_BASH_TYPE } from "./formats/pi-messages.js";
 export { convertRfc0064 } from "./formats/rfc0064-import.js";

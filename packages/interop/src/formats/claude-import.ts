@@ -1,11 +1,10 @@
+import { promptName } from "../content.js";
 import { invalidSource, sourceLabel } from "../errors.js";
 import { isObject, parseJsonLines, stringField } from "../json-lines.js";
 import { RecordList } from "../record-list.js";
 import type { ConvertedSession, ConvertOptions } from "../types.js";
 import { Warnings } from "../warnings.js";
 import { ClaudeState, type Line } from "./claude-state.js";
-
-const FIRST_PROMPT_NAME_LENGTH = 80;
 
 /**
  * Converts a Claude Code session (`~/.claude/projects/<cwd>/<sessionId>.jsonl`) or a
@@ -99,11 +98,8 @@ function firstPrompt(chain: readonly Line[], isSubAgent: boolean): string | unde
 				: Array.isArray(content)
 					? content.map((block) => (isObject(block) && block.type === "text" ? String(block.text) : "")).join(" ")
 					: "";
-		const line = commandLine(text)
-			.replace(/<[^>]*>/g, " ")
-			.replace(/\s+/g, " ")
-			.trim();
-		if (line) return line.length > FIRST_PROMPT_NAME_LENGTH ? `${line.slice(0, FIRST_PROMPT_NAME_LENGTH - 1)}…` : line;
+		const name = promptName(commandLine(text).replace(/<[^>]*>/g, " "));
+		if (name) return name;
 	}
 	return undefined;
 }

@@ -1,3 +1,4 @@
+import { promptName } from "../content.js";
 import { invalidSource, sourceLabel } from "../errors.js";
 import { isObject, stringField } from "../json-lines.js";
 import { RecordList } from "../record-list.js";
@@ -5,8 +6,6 @@ import type { ConvertedSession, ConvertOptions } from "../types.js";
 import { Warnings } from "../warnings.js";
 import { readGeminiLines } from "./gemini-lines.js";
 import { geminiRecords, userContent } from "./gemini-messages.js";
-
-const FIRST_PROMPT_NAME_LENGTH = 80;
 
 /** A Gemini CLI chat (`~/.gemini/tmp/<project>/chats/session-*.json`): one JSON document. */
 export function parseGeminiChat(lines: readonly string[]): Record<string, unknown> | undefined {
@@ -101,12 +100,12 @@ function convertDocument(chat: Record<string, unknown>): ConvertedSession {
 function firstPrompt(messages: readonly unknown[]): string | undefined {
 	for (const message of messages) {
 		if (!isObject(message) || message.type !== "user") continue;
-		const line = userContent(message.content)
-			.map((b) => (b.type === "text" ? b.text : ""))
-			.join(" ")
-			.replace(/\s+/g, " ")
-			.trim();
-		if (line) return line.length > FIRST_PROMPT_NAME_LENGTH ? `${line.slice(0, FIRST_PROMPT_NAME_LENGTH - 1)}…` : line;
+		const name = promptName(
+			userContent(message.content)
+				.map((b) => (b.type === "text" ? b.text : ""))
+				.join(" "),
+		);
+		if (name) return name;
 	}
 	return undefined;
 }

@@ -7,7 +7,7 @@ import { useTempDir } from "../testing/test-dir.js";
 import { importPaths } from "./import-paths.js";
 
 /** The formats whose hand-made real-shape files (test/fixtures/<format>/<version>/) are checked for growth too. */
-const GROWABLE_SHAPES = ["claude", "codex", "gemini"] as const;
+const GROWABLE_SHAPES = ["claude", "codex", "gemini", "copilot"] as const;
 
 let root: string;
 useTempDir("interop-growth-", (path) => {

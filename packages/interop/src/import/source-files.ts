@@ -12,7 +12,8 @@ export interface SourceFile {
 
 /**
  * The files to import: each path that is a file, and every `.jsonl` file (and Gemini CLI chat,
- * `session-*.json`) under each path that is a directory (recursively, symbolic links not followed), in a stable order.
+ * `session-*.json`, and OpenCode database, `opencode*.db`) under each path that is a directory
+ * (recursively, symbolic links not followed), in a stable order.
  */
 export async function findSourceFiles(paths: readonly string[]): Promise<SourceFile[]> {
 	const out: SourceFile[] = [];
@@ -53,9 +54,11 @@ async function walk(dir: string): Promise<string[]> {
 	return out;
 }
 
-/** Session files a directory scan picks up: JSON lines, and Gemini CLI's chats (`session-*.json`). */
+/** Session files a directory scan picks up: JSON lines, Gemini CLI's chats (`session-*.json`), OpenCode's databases (`opencode*.db`). */
 function isSessionFileName(name: string): boolean {
-	return name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
+	return (
+		name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json")) || /^opencode.*\.db$/.test(name)
+	);
 }
 
 /**
