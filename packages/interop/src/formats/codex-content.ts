@@ -4,7 +4,8 @@ import { isObject, numberField } from "../json-lines.js";
 
 /** Whether a history message is the summary a compaction carries: its text ends with it, or is it as our context shows it. */
 export function isSummaryText(block: ContentBlock, summary: string): boolean {
-	return block.type === "text" && (block.text.endsWith(summary) || block.text === compactionSummaryText(summary));
+	if (block.type !== "text") return false;
+	return block.text === compactionSummaryText(summary) || (summary !== "" && block.text.endsWith(summary));
 }
 
 /** A tool output: a string, an array of input_text/input_image items, or (older) {content, success}. */

@@ -212,7 +212,7 @@ function compacted(
 		source.line,
 	);
 	for (const item of history ?? []) {
-		if (isObject(item)) reader.read(item, source, message === "" ? undefined : message);
+		if (isObject(item)) reader.read(item, source, message);
 	}
 	reader.flush();
 }
