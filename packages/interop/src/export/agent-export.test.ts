@@ -1,4 +1,4 @@
-import type { StoredRecord } from "@agent/session-format";
+import { buildContext, type StoredRecord } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { convertSession } from "../convert.js";
 import { type RealFixture, shapeFixtures } from "../testing/real-fixtures.js";
@@ -70,7 +70,7 @@ describe("export --format claude: a file claude --resume opens", () => {
 		const { lines, records } = await exportOf(fixture("codex", "codex-0.141.0/"), "claude");
 		const back = convertSession(lines, { sourcePath: `/x/${SESSION_UUID}.jsonl` });
 		expect(back).toMatchObject({ format: "claude", sourceId: SESSION_UUID, cwd: "/home/dev/lib" });
-		expect(agentView(ourContext(back.records), "claude")).toEqual(agentView(ourContext(records), "claude"));
+		expect(agentView(ourContext(back.records), "claude")).toEqual(agentView(buildContext(records), "claude"));
 	});
 
 	it("goes where Claude Code looks for it: ~/.claude/projects/<cwd as a folder name>/<session id>.jsonl", () => {
@@ -126,7 +126,7 @@ describe("export --format codex: a rollout codex resume opens", () => {
 		);
 		const back = convertSession(lines);
 		expect(back).toMatchObject({ format: "codex", sourceId: SESSION_UUID, cwd: "/home/dev/shop" });
-		expect(agentView(ourContext(back.records), "codex")).toEqual(agentView(ourContext(records), "codex"));
+		expect(agentView(ourContext(back.records), "codex")).toEqual(agentView(buildContext(records), "codex"));
 	});
 
 	it("goes where Codex looks for it: ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl", () => {
