@@ -79,7 +79,7 @@ describe("export --format claude: a file claude --resume opens", () => {
 		);
 		expect(
 			resumeHint("claude", {
-				home: "/home/u",
+				agentHome: "/home/u/.claude",
 				cwd: "/home/dev/lib",
 				sessionId: SESSION_UUID,
 				createdAt: "2026-08-01T10:00:00Z",

@@ -23,15 +23,18 @@ export function codexRolloutPath(codexHome: string, createdAt: string, id: strin
 	return join(codexHome, "sessions", year ?? "", month ?? "", dom ?? "", `rollout-${stamp}-${id}.jsonl`);
 }
 
-/** How to resume an export in its agent: where to put the file and the command to run. */
+/**
+ * How to resume an export in its agent: where to put the file (`agentHome` is the agent's own
+ * folder: ~/.claude or $CLAUDE_CONFIG_DIR, ~/.codex or $CODEX_HOME) and the command to run.
+ */
 export function resumeHint(
 	target: AgentTarget,
-	file: { cwd: string; sessionId: string; createdAt: string; home: string },
+	file: { agentHome: string; cwd: string; sessionId: string; createdAt: string },
 ): string {
 	if (target === "claude") {
-		const path = claudeSessionPath(join(file.home, ".claude"), file.cwd, file.sessionId);
+		const path = claudeSessionPath(file.agentHome, file.cwd, file.sessionId);
 		return `To resume it in Claude Code, put the file at ${path} and run \`claude --resume ${file.sessionId}\` in ${file.cwd}.`;
 	}
-	const path = codexRolloutPath(join(file.home, ".codex"), file.createdAt, file.sessionId);
+	const path = codexRolloutPath(file.agentHome, file.createdAt, file.sessionId);
 	return `To resume it in Codex, put the file at ${path} and run \`codex resume ${file.sessionId}\`.`;
 }
