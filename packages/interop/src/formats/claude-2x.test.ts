@@ -1,7 +1,7 @@
 import { type ContextMessage, parentSeqOf, type RecordInput } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { type RealFixture, shapeFixtures } from "../testing/real-fixtures.js";
-import { ourContext } from "../testing/test-context.js";
+import { briefMessage, ourContext } from "../testing/test-context.js";
 import { convertClaude } from "./claude-import.js";
 
 const fixtures = shapeFixtures("claude");
@@ -14,14 +14,6 @@ function fixture(version: string): RealFixture {
 function convert(f: RealFixture, lines: readonly string[] = f.lines) {
 	const converted = convertClaude(lines, { sourcePath: f.path });
 	return { converted, context: ourContext(converted.records) };
-}
-
-/** A message as "role: first text" (the origin when it is not a plain message). */
-function brief(message: ContextMessage): string {
-	const first = message.content[0];
-	const body = first?.type === "text" ? first.text : (first?.type ?? "");
-	const origin = message.origin === "message" ? "" : `(${message.origin})`;
-	return `${message.role}${origin}: ${body.split("\n")[0]}`;
 }
 
 function leaves(records: readonly RecordInput[]): number {
@@ -50,11 +42,11 @@ describe("Claude Code 2.1.39: progress lines in the chain, a sub-agent, an autom
 	});
 
 	it("the context after the compaction is the summary, the file re-read between boundary and summary, and what follows", () => {
-		expect(context.messages.map(brief)).toEqual([
+		expect(context.messages.map(briefMessage)).toEqual([
 			"user(compaction_summary): The conversation history before this point was compacted into the following summary:",
 			"user(custom_message): [file] /home/dev/shop/src/cart.ts",
 			"user: Go on.",
-			"assistant: toolCall",
+			"assistant: call Edit",
 			"toolResult: The file has been updated.",
 			"assistant: Fixed: the total is rounded once.",
 		]);
@@ -104,10 +96,10 @@ describe("Claude Code 2.1.29: meta lines, a slash command, images, a compaction 
 	});
 
 	it("the preserved segment (head to tail) is kept after the summary, and the prompt hung under its tail follows the compaction", () => {
-		expect(context.messages.map(brief)).toEqual([
+		expect(context.messages.map(briefMessage)).toEqual([
 			"user(compaction_summary): The conversation history before this point was compacted into the following summary:",
 			"user: Here are two more screenshots:",
-			"assistant: toolCall",
+			"assistant: call Read",
 			"toolResult: image",
 			"assistant: Both show the same overlap.",
 			"user: Fix it with a grid.",
@@ -126,7 +118,7 @@ describe("Claude Code 2.1.29: meta lines, a slash command, images, a compaction 
 				: line,
 		);
 		expect(lines.join("\n")).toContain("preservedMessages");
-		expect(convert(f, lines).context.messages.map(brief)).toEqual(context.messages.map(brief));
+		expect(convert(f, lines).context.messages.map(briefMessage)).toEqual(context.messages.map(briefMessage));
 	});
 });
 
@@ -134,7 +126,7 @@ describe("Claude Code 2.1.210: a file that starts with last-prompt, mode and per
 	const f = fixture("2.1.210");
 	const { converted, context } = convert(f);
 	const prompts = (messages: readonly ContextMessage[]) =>
-		messages.filter((m) => m.role === "user" && m.origin === "message").map(brief);
+		messages.filter((m) => m.role === "user" && m.origin === "message").map(briefMessage);
 
 	it("keeps its whole conversation: every prompt, the one queued while the agent worked included", () => {
 		expect(prompts(context.messages)).toEqual([
@@ -153,7 +145,7 @@ describe("Claude Code 2.1.210: a file that starts with last-prompt, mode and per
 	});
 
 	it("attachments Claude Code sends (a SessionStart hook's output, skills, reminders, edits) are context; the others are kept aside", () => {
-		expect(context.messages.filter((m) => m.origin === "custom_message").map(brief)).toEqual([
+		expect(context.messages.filter((m) => m.origin === "custom_message").map(briefMessage)).toEqual([
 			"user(custom_message): [hook_success] Branch main is clean.",
 			"user(custom_message): [skill_listing] - review: review a diff",
 			'user(custom_message): [todo_reminder] {"content":[],"itemCount":0}',

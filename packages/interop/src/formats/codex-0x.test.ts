@@ -1,7 +1,6 @@
-import type { ContextMessage } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { type RealFixture, shapeFixtures } from "../testing/real-fixtures.js";
-import { ourContext } from "../testing/test-context.js";
+import { briefMessage, ourContext } from "../testing/test-context.js";
 import { convertCodex } from "./codex-import.js";
 
 const fixtures = shapeFixtures("codex");
@@ -11,25 +10,18 @@ function fixture(part: string): RealFixture {
 	return found;
 }
 
-function brief(message: ContextMessage): string {
-	const first = message.content[0];
-	const body = first?.type === "text" ? first.text : (first?.type ?? "");
-	const origin = message.origin === "message" ? "" : `(${message.origin})`;
-	return `${message.role}${origin}: ${body.split("\n")[0]}`;
-}
-
 describe("Codex 0.141 (CLI): world_state lines, a rollback, a compaction", () => {
 	const f = fixture("codex-0.141.0/");
 	const converted = convertCodex(f.lines, { sourcePath: f.path });
 	const context = ourContext(converted.records);
 
 	it("the context is the summary, the replacement history and what follows; the rolled back turn is not in it", () => {
-		expect(context.messages.map(brief)).toEqual([
+		expect(context.messages.map(briefMessage)).toEqual([
 			"user(compaction_summary): The conversation history before this point was compacted into the following summary:",
 			"user: Add a retry helper to src/http.ts.",
 			"user: Also make it exponential.",
 			"user: Add a test for it.",
-			"assistant: toolCall",
+			"assistant: call exec_command",
 			"toolResult: 1 passing",
 			"assistant: Added test/http.test.ts; it passes.",
 		]);
@@ -85,16 +77,16 @@ describe("Codex Desktop 0.145: several session_meta lines, a sub-agent and the m
 	});
 
 	it("what another agent sends is context the model reads (agent_message, inter_agent_communication)", () => {
-		expect(ourContext(parent.records).messages.map(brief)).toEqual([
+		expect(ourContext(parent.records).messages.map(briefMessage)).toEqual([
 			"user: Review the retry helper with a sub-agent.",
-			"assistant: toolCall",
+			"assistant: call spawn_agent",
 			'toolResult: {"task_name":"/root/review"}',
 			"user(custom_message): retry() never waits between tries.",
 			"assistant: The reviewer found that retry() never waits; I will add the delay.",
 		]);
-		expect(ourContext(child.records).messages.map(brief)).toEqual([
+		expect(ourContext(child.records).messages.map(briefMessage)).toEqual([
 			"user(custom_message): Review src/http.ts retry().",
-			"assistant: toolCall",
+			"assistant: call exec_command",
 			"toolResult: export async function retry(fn, n = 3) { for (;;) { try { return await fn(); } catch {} } }",
 			"assistant: retry() never waits between tries.",
 		]);

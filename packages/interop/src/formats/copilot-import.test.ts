@@ -1,20 +1,11 @@
-import type { ContextMessage } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "../detect-format.js";
 import { shapeFixtures } from "../testing/real-fixtures.js";
-import { ourContext } from "../testing/test-context.js";
+import { briefMessage, ourContext } from "../testing/test-context.js";
 import { convertCopilot } from "./copilot-import.js";
 
 const [fixture] = shapeFixtures("copilot");
 const lines = fixture?.lines ?? [];
-
-function brief(message: ContextMessage): string {
-	const first = message.content[0];
-	const body =
-		first?.type === "text" ? first.text : first?.type === "toolCall" ? `call ${first.name}` : (first?.type ?? "");
-	const origin = message.origin === "message" ? "" : `(${message.origin})`;
-	return `${message.role}${origin}: ${body.split("\n")[0]}`;
-}
 
 describe("GitHub Copilot CLI session events (copilotVersion 1.0.x)", () => {
 	const converted = convertCopilot(lines, { sourcePath: fixture?.path });
@@ -55,7 +46,7 @@ describe("GitHub Copilot CLI session events (copilotVersion 1.0.x)", () => {
 	});
 
 	it("a compaction keeps what Copilot kept (preCompactionMessagesLength - messagesRemoved) after its summary", () => {
-		expect(ourContext(converted.records).messages.map(brief)).toEqual([
+		expect(ourContext(converted.records).messages.map(briefMessage)).toEqual([
 			"user(compaction_summary): The conversation history before this point was compacted into the following summary:",
 			"user: Do it.",
 			"assistant: call edit",
@@ -74,6 +65,6 @@ describe("GitHub Copilot CLI session events (copilotVersion 1.0.x)", () => {
 			parentId: null,
 		});
 		const context = ourContext(convertCopilot([...start, cleared]).records);
-		expect(context.messages.map(brief)).toEqual(["user: Start over: profile the tests."]);
+		expect(context.messages.map(briefMessage)).toEqual(["user: Start over: profile the tests."]);
 	});
 });

@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ContextMessage } from "@agent/session-format";
 import { createFileStore } from "@agent/session-fs";
 import { Database } from "node-sqlite3-wasm";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "../detect-format.js";
 import { importPaths } from "../import/import-paths.js";
 import { contextJson, SHAPE_FIXTURES } from "../testing/real-fixtures.js";
-import { ourContext } from "../testing/test-context.js";
+import { briefMessage, ourContext } from "../testing/test-context.js";
 import { useTempDir } from "../testing/test-dir.js";
 import { writeOpenCodeDb } from "../testing/test-opencode-db.js";
 import {
@@ -27,14 +26,6 @@ let root: string;
 useTempDir("interop-opencode-", (path) => {
 	root = path;
 });
-
-function brief(message: ContextMessage): string {
-	const first = message.content[0];
-	const body =
-		first?.type === "text" ? first.text : first?.type === "toolCall" ? `call ${first.name}` : (first?.type ?? "");
-	const origin = message.origin === "message" ? "" : `(${message.origin})`;
-	return `${message.role}${origin}: ${body.split("\n")[0]}`;
-}
 
 describe("OpenCode: `opencode export` JSON (1.2 to 1.4)", () => {
 	const converted = convertOpenCode(linesOf(ROOT), { sourcePath: join(DIR, `${ROOT}.json`) });
@@ -58,7 +49,7 @@ describe("OpenCode: `opencode export` JSON (1.2 to 1.4)", () => {
 				records.findIndex((r) => r.recordType === "compaction"),
 			),
 		);
-		expect(before.messages.map(brief)).toEqual([
+		expect(before.messages.map(briefMessage)).toEqual([
 			"user: Resizing is slow, see the profile:",
 			"assistant: thinking",
 			"toolResult: resize() in src/image.ts calls sharp once per size.",
@@ -84,7 +75,7 @@ describe("OpenCode: `opencode export` JSON (1.2 to 1.4)", () => {
 	});
 
 	it("a compaction (a compaction request answered by a summary) is our compaction; the context is the summary and what follows", () => {
-		expect(ourContext(records).messages.map(brief)).toEqual([
+		expect(ourContext(records).messages.map(briefMessage)).toEqual([
 			"user(compaction_summary): The conversation history before this point was compacted into the following summary:",
 			"user: Add the bench script.",
 			"assistant: call write",
@@ -103,7 +94,7 @@ describe("OpenCode: `opencode export` JSON (1.2 to 1.4)", () => {
 		const tail = session.messages.find((m) => m.parts.some((p) => p.text === "Do it."))?.info.id;
 		const request = session.messages.find((m) => m.parts.some((p) => p.type === "compaction"));
 		(request?.parts[0] as Record<string, unknown>).tail_start_id = tail;
-		expect(ourContext(convertOpenCodeSession(session).records).messages.map(brief).slice(0, 5)).toEqual([
+		expect(ourContext(convertOpenCodeSession(session).records).messages.map(briefMessage).slice(0, 5)).toEqual([
 			"user(compaction_summary): The conversation history before this point was compacted into the following summary:",
 			"user: Do it.",
 			"assistant: call edit",
@@ -116,7 +107,7 @@ describe("OpenCode: `opencode export` JSON (1.2 to 1.4)", () => {
 		const session = sessionOf(ROOT);
 		const reverted = session.messages.find((m) => m.parts.some((p) => p.text === "Do it."))?.info.id;
 		session.info.revert = { messageID: reverted, snapshot: "4f1c0a9e" };
-		const messages = ourContext(convertOpenCodeSession(session).records).messages.map(brief);
+		const messages = ourContext(convertOpenCodeSession(session).records).messages.map(briefMessage);
 		expect(messages.at(-1)).toBe("assistant: One decoded pipeline cloned per size will be faster.");
 		expect(messages).not.toContain("user: Do it.");
 	});

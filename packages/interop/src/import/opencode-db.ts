@@ -1,9 +1,10 @@
-import { copyFile, mkdtemp, open, rm, stat } from "node:fs/promises";
+import { copyFile, mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { invalidSource } from "../errors.js";
 import type { OpenCodeSession } from "../formats/opencode-import.js";
 import { isObject } from "../json-lines.js";
+import { exists } from "./source-files.js";
 
 const SQLITE_HEADER = "SQLite format 3\u0000";
 const TABLES = ["session", "message", "part"];
@@ -138,14 +139,5 @@ function parsed(value: unknown): unknown {
 		return JSON.parse(value) as unknown;
 	} catch {
 		return value;
-	}
-}
-
-async function exists(path: string): Promise<boolean> {
-	try {
-		await stat(path);
-		return true;
-	} catch {
-		return false;
 	}
 }

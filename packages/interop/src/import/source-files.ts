@@ -95,7 +95,8 @@ export async function fernSidecars(
 	}
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether a path exists (a file or anything else). */
+export async function exists(path: string): Promise<boolean> {
 	try {
 		await stat(path);
 		return true;
