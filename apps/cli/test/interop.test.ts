@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cliAt, logPath, tempHome } from "./cli-harness.js";
+import { cleanEnv, cliAt, logPath, tempHome } from "./cli-harness.js";
 
 interface ImportResult {
 	source: string;
@@ -55,7 +55,7 @@ describe("export", () => {
 	it("refuses a format it does not know (exit 2)", async () => {
 		const result = await cli(["export", id, "--format", "pdf"]);
 		expect(result.code).toBe(2);
-		expect(result.stderr).toContain("md, html, jsonl, pi");
+		expect(result.stderr).toContain("md, html, jsonl, pi, claude, codex");
 	});
 });
 
@@ -76,6 +76,28 @@ describe("import", () => {
 		expect(again).toMatchObject({ id: first?.id, status: "unchanged" });
 		expect(await target.json<unknown[]>(["list"])).toHaveLength(1);
 	});
+
+	for (const format of ["claude", "codex"] as const) {
+		it(`round-trips a session through ${format}'s format: same context; the note says where to put the file to resume it`, async () => {
+			const dir = await tempHome();
+			const file = path.join(dir, `exported.${format}.jsonl`);
+			const result = await cli(["export", id, "--format", format, "-o", file], {
+				env: cleanEnv({ CLAUDE_CONFIG_DIR: "/agents/claude", CODEX_HOME: "/agents/codex" }),
+			});
+			expect(result.code).toBe(0);
+			const resume =
+				format === "claude"
+					? /put the file at \/agents\/claude\/projects\/.+\.jsonl and run `claude --resume [0-9a-f-]{36}`/
+					: /put the file at \/agents\/codex\/sessions\/\d{4}\/\d\d\/\d\d\/rollout-.+\.jsonl and run `codex resume [0-9a-f-]{36}`/;
+			expect(result.stderr).toMatch(resume);
+			const target = cliAt(await tempHome());
+			const [first] = await target.json<ImportResult[]>(["import", file, "--from", format]);
+			expect(first).toMatchObject({ status: "imported" });
+			const original = await cli.json<ContextJson>(["context", id]);
+			const imported = await target.json<ContextJson>(["context", first?.id as string]);
+			expect(texts(imported)).toEqual(texts(original));
+		});
+	}
 
 	it("reports a file that is not a session as skipped and exits 0; prints one line per file", async () => {
 		const dir = await tempHome();

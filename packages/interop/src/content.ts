@@ -113,3 +113,21 @@ export function assistantRecord(fields: {
 	if (usage) record.usage = usage;
 	return record;
 }
+
+/** The blocks a user-side message (a custom message) can carry. */
+export type UserBlock = TextBlock | ImageBlock;
+
+/** Text and image blocks only (what a custom message can carry). */
+export function userBlocks(blocks: readonly ContentBlock[]): UserBlock[] {
+	return blocks.filter((block): block is UserBlock => block.type === "text" || block.type === "image");
+}
+
+const NAME_LENGTH = 80;
+
+/** A prompt as a session's name: its white space collapsed, cut to 80 characters on whole code points. */
+export function promptName(prompt: string): string | undefined {
+	const line = prompt.replace(/\s+/g, " ").trim();
+	if (!line) return undefined;
+	const chars = [...line];
+	return chars.length > NAME_LENGTH ? `${chars.slice(0, NAME_LENGTH - 1).join("")}…` : line;
+}

@@ -2,8 +2,10 @@ import { detectFormat } from "./detect-format.js";
 import { invalidArgument, invalidSource, sourceLabel } from "./errors.js";
 import { convertClaude } from "./formats/claude-import.js";
 import { convertCodex } from "./formats/codex-import.js";
+import { convertCopilot } from "./formats/copilot-import.js";
 import { convertFern } from "./formats/fern-import.js";
 import { convertGemini } from "./formats/gemini-import.js";
+import { convertOpenCode } from "./formats/opencode-import.js";
 import { convertPi } from "./formats/pi-import.js";
 import { convertRfc0064 } from "./formats/rfc0064-import.js";
 import {
@@ -21,6 +23,8 @@ export const CONVERTERS: Readonly<Record<SourceFormat, Converter>> = {
 	codex: convertCodex,
 	claude: convertClaude,
 	gemini: convertGemini,
+	opencode: convertOpenCode,
+	copilot: convertCopilot,
 	rfc0064: convertRfc0064,
 	fern: convertFern,
 };

@@ -1,10 +1,22 @@
+import { isCopilotEvent } from "./formats/copilot-import.js";
 import { parseGeminiChat } from "./formats/gemini-import.js";
+import { isGeminiHeader } from "./formats/gemini-lines.js";
+import { parseOpenCodeExport } from "./formats/opencode-import.js";
 import { isObject } from "./json-lines.js";
 import type { SourceFormat } from "./types.js";
 
 const LINES_LOOKED_AT = 50;
 const CODEX_TYPES = new Set(["session_meta", "response_item", "turn_context", "event_msg", "compacted"]);
-const CLAUDE_OFF_CHAIN = new Set(["summary", "file-history-snapshot", "queue-operation", "custom-title"]);
+const CLAUDE_OFF_CHAIN = new Set([
+	"summary",
+	"file-history-snapshot",
+	"queue-operation",
+	"custom-title",
+	"ai-title",
+	"last-prompt",
+	"mode",
+	"permission-mode",
+]);
 const FERN_TYPES = new Set(["message", "tool_call", "tool_result", "system", "compaction"]);
 
 /**
@@ -12,7 +24,10 @@ const FERN_TYPES = new Set(["message", "tool_call", "tool_result", "system", "co
  * none of the known formats fits.
  */
 export function detectFormat(lines: readonly string[]): SourceFormat | undefined {
-	if (isOneDocument(lines) && parseGeminiChat(lines)) return "gemini";
+	if (isOneDocument(lines)) {
+		if (parseGeminiChat(lines)) return "gemini";
+		if (parseOpenCodeExport(lines)) return "opencode";
+	}
 	let index = 0;
 	for (const text of lines) {
 		if (text.trim() === "") continue;
@@ -40,6 +55,8 @@ function firstLineFormat(value: Record<string, unknown>): SourceFormat | undefin
 
 function lineFormat(value: Record<string, unknown>): SourceFormat | undefined {
 	const type = value.type;
+	if (isGeminiHeader(value) || isObject(value.$set) || typeof value.$rewindTo === "string") return "gemini";
+	if (isCopilotEvent(value)) return "copilot";
 	if (typeof type === "string" && CODEX_TYPES.has(type) && isObject(value.payload)) return "codex";
 	if (typeof value.sessionId === "string" && (typeof value.uuid === "string" || CLAUDE_OFF_CHAIN.has(String(type)))) {
 		return "claude";

@@ -1,5 +1,8 @@
 export { CONVERTERS, convertSession } from "./convert.js";
 export { detectFormat } from "./detect-format.js";
+export { type AgentTarget, carriedContent } from "./export/agent-carry.js";
+export { type AgentExportOptions, CLAUDE_CODE_VERSION, claudeExportLines } from "./export/claude-export.js";
+export { CODEX_VERSION, type CodexExportOptions, codexExportLines } from "./export/codex-export.js";
 export {
 	type ChunkSink,
 	EXPORT_FORMATS,
@@ -10,12 +13,21 @@ export {
 	writeSessionExport,
 } from "./export/export-session.js";
 export { escapeHtml } from "./export/html-export.js";
-export { OPAQUE_CUSTOM_TYPE, type PiExportOptions, piEntryId, piExportLines } from "./export/pi-export.js";
+export {
+	OPAQUE_CUSTOM_TYPE,
+	type PiExportOptions,
+	piEntryId,
+	piExportLines,
+	piSessionIdOf,
+} from "./export/pi-export.js";
 export { type ExportInfo, type RecordSource, recordsFrom } from "./export/record-source.js";
+export { claudeSessionPath, codexRolloutPath, resumeHint } from "./export/resume-paths.js";
 export { convertClaude } from "./formats/claude-import.js";
 export { convertCodex } from "./formats/codex-import.js";
+export { convertCopilot } from "./formats/copilot-import.js";
 export { convertFern } from "./formats/fern-import.js";
 export { convertGemini } from "./formats/gemini-import.js";
+export { convertOpenCode, convertOpenCodeSession, type OpenCodeSession } from "./formats/opencode-import.js";
 export { convertPi, PI_HEADER_TYPE } from "./formats/pi-import.js";
 export { bashExecutionText, PI_BASH_TYPE } from "./formats/pi-messages.js";
 export { convertRfc0064 } from "./formats/rfc0064-import.js";

@@ -12,6 +12,9 @@ export const LEAF_MARKER_TYPE = "interop:leaf";
 export class RecordList {
 	readonly records: RecordInput[] = [];
 	private lastTimestamp: string | undefined;
+	private readonly parents = new Set<number>();
+	/** The parent of the next record added with the default parent (a branch point), set by branchFrom. */
+	private branchParent: number | null | undefined;
 
 	/** `warnings` hears of timestamps that had to be repaired. */
 	constructor(private readonly warnings?: Warnings) {}
@@ -33,6 +36,12 @@ export class RecordList {
 	 */
 	add(record: RecordInput, parent?: number | null, line?: number): number {
 		const seq = this.nextSeq;
+		if (parent === undefined && this.branchParent !== undefined) {
+			parent = this.branchParent;
+			this.branchParent = undefined;
+		}
+		const resolved = parent === undefined ? seq - 1 : parent;
+		if (resolved !== null && resolved >= 1) this.parents.add(resolved);
 		const out = { ...record } as RecordInput;
 		delete out.parentSeq;
 		this.settleTimestamp(out, line);
@@ -48,11 +57,39 @@ export class RecordList {
 		return seq;
 	}
 
+	/**
+	 * Replaces the record at `seq` with a newer version of it (a source that rewrites a message in
+	 * place); it keeps its place in the tree.
+	 */
+	replace(seq: number, record: RecordInput, line?: number): void {
+		const old = this.get(seq);
+		if (!old) throw new Error(`${PREFIX} internal error: no record ${seq} to replace`);
+		const out = { ...record } as RecordInput;
+		delete out.parentSeq;
+		this.settleTimestamp(out, line);
+		if (old.parentSeq !== undefined) out.parentSeq = old.parentSeq;
+		this.records[seq - 1] = out;
+	}
+
 	/** Adds a `custom` record: data kept for tools and round trips, never sent to the LLM. */
 	custom(customType: string, data: unknown, parent?: number | null, timestamp?: string): number {
 		const record: RecordInput = { recordType: "custom", customType, data };
 		if (timestamp !== undefined) record.timestamp = timestamp;
 		return this.add(record, parent);
+	}
+
+	/** Whether a record has children yet. */
+	hasChildren(seq: number): boolean {
+		return this.parents.has(seq);
+	}
+
+	/**
+	 * Makes the next record added with the default parent a child of `seq` instead of the
+	 * previous record (null: a new root): the source went back in its conversation (a rollback),
+	 * and what follows continues from there on a branch of its own.
+	 */
+	branchFrom(seq: number | null): void {
+		this.branchParent = seq;
 	}
 
 	/** Whether `ancestor` is on the path from the root to `seq` (a record is its own ancestor). */

@@ -1,12 +1,21 @@
 import type { RecordInput } from "@agent/session-format";
 
 /** The session formats this package reads. */
-export type SourceFormat = "pi" | "codex" | "claude" | "gemini" | "rfc0064" | "fern";
+export type SourceFormat = "pi" | "codex" | "claude" | "gemini" | "opencode" | "copilot" | "rfc0064" | "fern";
 
 /** What `--from` accepts: a format, or `auto` to detect it from the content. */
 export type ImportFormat = "auto" | SourceFormat;
 
-export const SOURCE_FORMATS: readonly SourceFormat[] = ["pi", "codex", "claude", "gemini", "rfc0064", "fern"];
+export const SOURCE_FORMATS: readonly SourceFormat[] = [
+	"pi",
+	"codex",
+	"claude",
+	"gemini",
+	"opencode",
+	"copilot",
+	"rfc0064",
+	"fern",
+];
 
 /** Context a converter may use besides the lines; converters never touch the disk themselves. */
 export interface ConvertOptions {
@@ -32,7 +41,7 @@ export interface ConvertedSession {
 	cwd?: string;
 	/** An identity key (fern channel_user, rfc-0064 agent/sender). */
 	identityKey?: string;
-	/** A sub-agent's session: the source id of the session that spawned it (Claude Code's sessionId). */
+	/** A sub-agent's session: the source id of the session that spawned it (in the same format). */
 	parentSourceId?: string;
 	/** Accumulated active time (rfc-0064 uptime_secs). */
 	uptimeSeconds?: number;

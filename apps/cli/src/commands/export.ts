@@ -1,6 +1,7 @@
+import os from "node:os";
 import path from "node:path";
-import type { ExportFormat } from "@agent/interop";
-import type { SessionStore, StoredRecord } from "@agent/session-format/reading";
+import type { ExportFormat, resumeHint } from "@agent/interop";
+import type { SessionMetadata, SessionStore, StoredRecord } from "@agent/session-format/reading";
 import { Command, Option } from "commander";
 import { SESSION_ID_HELP } from "../args.js";
 import type { CliContext } from "../cli-context.js";
@@ -16,11 +17,13 @@ interface ExportFlags {
 export function registerExport(ctx: CliContext): Command {
 	return new Command("export")
 		.description(
-			"export a session: a Markdown transcript, one self-contained HTML page, our JSONL, or a pi v3 session file",
+			"export a session: a Markdown transcript, one self-contained HTML page, our JSONL, a pi v3 session file, or a Claude Code session file or Codex rollout to resume it there (its active branch's context)",
 		)
 		.argument("<id>", SESSION_ID_HELP)
 		.addOption(
-			new Option("--format <format>", "the output format").choices(["md", "html", "jsonl", "pi"]).makeOptionMandatory(),
+			new Option("--format <format>", "the output format")
+				.choices(["md", "html", "jsonl", "pi", "claude", "codex"])
+				.makeOptionMandatory(),
 		)
 		.option(
 			"-o, --output <file>",
@@ -30,7 +33,7 @@ export function registerExport(ctx: CliContext): Command {
 		.action(async (rawId: string, flags: ExportFlags) => {
 			const id = await ctx.sessionId(rawId);
 			const store = await ctx.readStore();
-			const { exportRecords } = await import("@agent/interop");
+			const { exportRecords, resumeHint, piSessionIdOf } = await import("@agent/interop");
 			const metadata = await store.metadata(id);
 			const target =
 				flags.output === undefined
@@ -50,6 +53,8 @@ export function registerExport(ctx: CliContext): Command {
 				progress?.stop();
 			}
 			if (flags.output !== undefined) ctx.out.note(`${id} exported to ${flags.output} (${flags.format}).`);
+			if (flags.format === "claude" || flags.format === "codex")
+				ctx.out.note(resumeNote(flags.format, id, metadata, resumeHint, piSessionIdOf));
 		});
 }
 
@@ -63,6 +68,26 @@ async function* counted(
 		progress?.update(++read);
 		yield record;
 	}
+}
+
+/** Where to put a Claude Code or Codex export and how to resume it (the agent's folder: $CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex). */
+function resumeNote(
+	format: "claude" | "codex",
+	id: string,
+	metadata: SessionMetadata,
+	hint: typeof resumeHint,
+	sessionIdOf: (id: string) => string,
+): string {
+	const agentHome =
+		format === "claude"
+			? (process.env.CLAUDE_CONFIG_DIR ?? path.join(os.homedir(), ".claude"))
+			: (process.env.CODEX_HOME ?? path.join(os.homedir(), ".codex"));
+	return hint(format, {
+		agentHome,
+		cwd: metadata.cwd ?? process.cwd(),
+		sessionId: sessionIdOf(id),
+		createdAt: metadata.createdAt,
+	});
 }
 
 /** The file store's sessions directory, which an export never writes into. */

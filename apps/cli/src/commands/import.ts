@@ -12,12 +12,12 @@ interface ImportFlags {
 export function registerImport(ctx: CliContext): Command {
 	return new Command("import")
 		.description(
-			"import other agents' sessions (files, or directories searched recursively); importing again returns the same ids and brings a session up to a source that grew; a file named here that is not a session fails (found in a directory, it is skipped); exits 1 when a file failed",
+			"import other agents' sessions (files, or directories searched recursively, such as ~/.claude/projects, ~/.codex/sessions, ~/.gemini/tmp, ~/.local/share/opencode, ~/.copilot/session-state); importing again returns the same ids and brings a session up to a source that grew; a file named here that is not a session fails (found in a directory, it is skipped); exits 1 when a file failed",
 		)
-		.argument("<paths...>", "session files or directories")
+		.argument("<paths...>", "session files (an OpenCode database holds many) or directories")
 		.addOption(
 			new Option("--from <format>", "the source format; auto detects it from the content")
-				.choices(["auto", "pi", "codex", "claude", "gemini", "rfc0064", "fern"])
+				.choices(["auto", "pi", "codex", "claude", "gemini", "opencode", "copilot", "rfc0064", "fern"])
 				.default("auto"),
 		)
 		.option("--json", "print [{ source, id, records, warnings, status, ... }]")

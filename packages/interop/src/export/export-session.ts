@@ -1,16 +1,19 @@
 import { AgentSessionError, type SessionStore } from "@agent/session-format";
 import { invalidArgument, PREFIX } from "../errors.js";
+import { claudeExportLines } from "./claude-export.js";
+import { type CodexExportOptions, codexExportLines } from "./codex-export.js";
 import { htmlChunks } from "./html-export.js";
 import { jsonlChunks } from "./jsonl-export.js";
 import { markdownChunks } from "./markdown-export.js";
 import { type PiExportOptions, piExportLines } from "./pi-export.js";
 import type { ExportInfo, RecordSource } from "./record-source.js";
 
-export type ExportFormat = "md" | "html" | "jsonl" | "pi";
+export type ExportFormat = "md" | "html" | "jsonl" | "pi" | "claude" | "codex";
 
-export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl", "pi"];
+export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl", "pi", "claude", "codex"];
 
-export type ExportOptions = PiExportOptions;
+/** Options of the pi, Claude Code and Codex exports (each reads the ones it knows). */
+export type ExportOptions = PiExportOptions & CodexExportOptions;
 
 /** A session's records in an export format, as chunks of text (never the whole output as one string). */
 export function exportRecords(
@@ -28,6 +31,10 @@ export function exportRecords(
 			return jsonlChunks(source);
 		case "pi":
 			return piExportLines(source, info, options);
+		case "claude":
+			return claudeExportLines(source, info, options);
+		case "codex":
+			return codexExportLines(source, info, options);
 		default:
 			throw invalidArgument(`unknown export format ${JSON.stringify(format)}; use one of ${EXPORT_FORMATS.join(", ")}`);
 	}

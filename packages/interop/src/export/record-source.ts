@@ -5,7 +5,7 @@ export type RecordSource = () => AsyncIterable<StoredRecord> | Iterable<StoredRe
 
 /** What exporters need to know about the session besides its records. */
 export type ExportInfo = Pick<SessionMetadata, "id" | "createdAt"> &
-	Partial<Pick<SessionMetadata, "name" | "model" | "leafSeq" | "lastSeq" | "importedFrom" | "lastMessageAt">>;
+	Partial<Pick<SessionMetadata, "name" | "model" | "leafSeq" | "lastSeq" | "importedFrom" | "lastMessageAt" | "cwd">>;
 
 /** A record source over an array (tests, small sessions, records already in memory). */
 export function recordsFrom(records: readonly StoredRecord[]): RecordSource {

@@ -34,10 +34,15 @@ describe("convertClaude", () => {
 		expect(context.compaction).toMatchObject({ tokensBefore: 15000, trigger: "manual" });
 	});
 
-	it("the compaction hangs under the boundary's logicalParentUuid, so the history before it stays on the path", () => {
+	it("the compaction hangs under its boundary, kept under the boundary's logicalParentUuid, so the history before it stays on the path", () => {
+		const parentOf = (seq: number) => {
+			const record = converted.records[seq - 1] as { parentSeq?: number | null };
+			return record.parentSeq === undefined ? seq - 1 : (record.parentSeq as number);
+		};
 		const compactionSeq = converted.records.findIndex((r) => r.recordType === "compaction") + 1;
-		const compaction = converted.records[compactionSeq - 1] as { parentSeq?: number };
-		const parent = converted.records[(compaction.parentSeq ?? compactionSeq - 1) - 1];
+		const boundary = converted.records[parentOf(compactionSeq) - 1];
+		expect(boundary).toMatchObject({ recordType: "custom", customType: "claude:compact_boundary" });
+		const parent = converted.records[parentOf(parentOf(compactionSeq)) - 1];
 		expect(parent).toMatchObject({ role: "assistant", content: [{ text: "It races on the timer." }] });
 	});
 

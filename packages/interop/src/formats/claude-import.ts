@@ -1,11 +1,10 @@
+import { promptName } from "../content.js";
 import { invalidSource, sourceLabel } from "../errors.js";
 import { isObject, parseJsonLines, stringField } from "../json-lines.js";
 import { RecordList } from "../record-list.js";
 import type { ConvertedSession, ConvertOptions } from "../types.js";
 import { Warnings } from "../warnings.js";
-import { CHAIN_TYPES, ClaudeState, type Line } from "./claude-state.js";
-
-const FIRST_PROMPT_NAME_LENGTH = 80;
+import { ClaudeState, type Line } from "./claude-state.js";
 
 /**
  * Converts a Claude Code session (`~/.claude/projects/<cwd>/<sessionId>.jsonl`) or a
@@ -23,8 +22,10 @@ export function convertClaude(lines: readonly string[], options: ConvertOptions 
 		if (isObject(value)) parsed.push({ line, value });
 		else warnings.add("a line that is not a JSON object was skipped", line);
 	}
-	const chain = parsed.filter(({ value }) => CHAIN_TYPES.has(String(value.type)) && typeof value.uuid === "string");
-	const firstChain = chain[0]?.value;
+	const chain = parsed.filter(({ value }) => typeof value.uuid === "string");
+	// The envelope of the first message names the session; a file may start with progress or attachment lines.
+	const firstChain = (chain.find(({ value }) => value.type === "user" || value.type === "assistant") ?? chain[0])
+		?.value;
 	const { sourceId, agentId, parentSessionId } = claudeIds(chain, options.sourcePath);
 	const list = new RecordList(warnings);
 	const headerSeq = list.custom(
@@ -49,7 +50,7 @@ export function convertClaude(lines: readonly string[], options: ConvertOptions 
 	if (createdAt) result.createdAt = createdAt;
 	const cwd = stringField(firstChain ?? {}, "cwd");
 	if (cwd) result.cwd = cwd;
-	const name = state.title ?? state.summary ?? firstPrompt(chain, agentId !== undefined);
+	const name = state.title ?? state.aiTitle ?? state.summary ?? firstPrompt(chain, agentId !== undefined);
 	if (name) result.name = name;
 	if (state.model) result.model = `anthropic/${state.model}`;
 	if (parentSessionId) result.parentSourceId = parentSessionId;
@@ -87,7 +88,8 @@ function claudeIds(
 /** The first thing the user typed (not a meta or command line), as a name when nothing better names the session. */
 function firstPrompt(chain: readonly Line[], isSubAgent: boolean): string | undefined {
 	for (const { value } of chain) {
-		if (value.type !== "user" || value.isMeta === true || (value.isSidechain === true && !isSubAgent)) continue;
+		if (value.type !== "user" || value.isMeta === true || value.isCompactSummary === true) continue;
+		if (value.isSidechain === true && !isSubAgent) continue;
 		const message = isObject(value.message) ? value.message : {};
 		const content = message.content;
 		const text =
@@ -96,11 +98,20 @@ function firstPrompt(chain: readonly Line[], isSubAgent: boolean): string | unde
 				: Array.isArray(content)
 					? content.map((block) => (isObject(block) && block.type === "text" ? String(block.text) : "")).join(" ")
 					: "";
-		const line = text
-			.replace(/<[^>]*>/g, " ")
-			.replace(/\s+/g, " ")
-			.trim();
-		if (line) return line.length > FIRST_PROMPT_NAME_LENGTH ? `${line.slice(0, FIRST_PROMPT_NAME_LENGTH - 1)}…` : line;
+		const name = promptName(commandLine(text).replace(/<[^>]*>/g, " "));
+		if (name) return name;
 	}
 	return undefined;
+}
+
+/**
+ * A slash command line names the session by its command and arguments; one without arguments
+ * (`/clear`) and a command's output name nothing. Other text is itself.
+ */
+function commandLine(text: string): string {
+	if (/^\s*<local-command-/.test(text)) return "";
+	const name = /<command-name>([^<]*)<\/command-name>/.exec(text)?.[1];
+	if (name === undefined) return text;
+	const args = /<command-args>([^<]*)<\/command-args>/.exec(text)?.[1]?.trim() ?? "";
+	return args === "" ? "" : `${name.trim()} ${args}`;
 }

@@ -1,8 +1,10 @@
 import type { RecordInput } from "@agent/session-format";
-import { assistantRecord } from "../content.js";
+import { assistantRecord, userBlocks } from "../content.js";
 import { isObject, stringField } from "../json-lines.js";
 import type { RecordList } from "../record-list.js";
 import type { Warnings } from "../warnings.js";
+import { classifyAttachment } from "./claude-attachments.js";
+import { ClaudeCompactions } from "./claude-compaction.js";
 import {
 	claudeAssistantContent,
 	claudeStopReason,
@@ -10,8 +12,6 @@ import {
 	claudeUserContent,
 	type SplitContent,
 } from "./claude-content.js";
-
-export const CHAIN_TYPES = new Set(["user", "assistant", "system"]);
 
 /** A tool result whose tool_use is not in the file is still a tool result: it needs a name. */
 const UNKNOWN_TOOL = "unknown";
@@ -21,7 +21,12 @@ export interface Line {
 	value: Record<string, unknown>;
 }
 
-/** Reads a Claude Code file line by line into records; every decision depends only on the lines before. */
+/**
+ * Reads a Claude Code file line by line into records; every decision depends only on the lines
+ * before. Every line with a uuid is a node of the tree (Claude Code chains messages through
+ * progress, attachment and system lines too); the nodes the model never sees are kept as custom
+ * records chained in where they hang, so they never make branches of their own.
+ */
 export class ClaudeState {
 	private readonly seqByUuid = new Map<string, number>();
 	private readonly seqByMessageId = new Map<string, number>();
@@ -30,10 +35,11 @@ export class ClaudeState {
 	/** The last tool result hung under an assistant message: the next one of the same message joins after it. */
 	private readonly lastResultOf = new Map<number, number>();
 	private readonly toolNames = new Map<string, string>();
-	private boundary: Line | undefined;
+	private readonly compactions: ClaudeCompactions;
 	private mainLeaf = 0;
 	private anyLeaf = 0;
 	title: string | undefined;
+	aiTitle: string | undefined;
 	summary: string | undefined;
 	model: string | undefined;
 
@@ -43,33 +49,66 @@ export class ClaudeState {
 		private readonly headerSeq: number,
 		/** Every uuid of the file: a summary names this session only when its leafUuid is one of them. */
 		private readonly uuids: ReadonlySet<string>,
-	) {}
+	) {
+		this.compactions = new ClaudeCompactions(list, warnings, {
+			seqOf: (uuid) => this.seqByUuid.get(uuid),
+			attachTo: (seq) => this.attachTo(seq),
+			remap: (uuid, seq) => this.seqByUuid.set(uuid, seq),
+		});
+	}
 
 	read(entry: Line): void {
 		const { value, line } = entry;
-		const type = String(value.type);
-		if (!CHAIN_TYPES.has(type) || typeof value.uuid !== "string") {
+		if (typeof value.uuid !== "string") {
 			this.offChain(entry);
 			return;
 		}
-		if (this.boundary && !(type === "user" && value.isCompactSummary === true)) this.keepBoundary();
-		if (type === "system" && value.subtype === "compact_boundary") {
-			this.boundary = entry;
-			return;
-		}
-		const parent = this.parentOf(value, line);
+		const type = String(value.type);
 		let seq: number;
-		if (type === "user" && value.isCompactSummary === true) seq = this.compaction(entry, parent);
-		else if (type === "user") seq = this.user(entry, parent);
-		else if (type === "assistant") seq = this.assistant(entry, parent);
-		else seq = this.keep(entry, parent, `a system line (${String(value.subtype ?? "no subtype")}) has no equivalent`);
+		let sent = true;
+		if (type === "system" && value.subtype === "compact_boundary") {
+			seq = this.compactions.boundary(entry, this.parentOf(value, line), this.tip());
+			sent = false;
+		} else if (type === "user" && value.isCompactSummary === true) {
+			seq = this.compactions.summary(entry, this.parentOf(value, line), stamp);
+		} else if (type === "user") seq = this.user(entry, this.parentOf(value, line));
+		else if (type === "assistant") seq = this.assistant(entry, this.parentOf(value, line));
+		else if (type === "attachment") {
+			const kind = classifyAttachment(value.attachment);
+			const attachmentType = isObject(value.attachment) ? String(value.attachment.type) : "none";
+			if (kind.kind === "kept") {
+				seq = this.transparent(entry, `an attachment (${attachmentType}) Claude Code does not send the model`);
+				sent = false;
+			} else {
+				const record: RecordInput =
+					kind.kind === "prompt"
+						? { recordType: "message", role: "user", content: kind.content }
+						: {
+								recordType: "custom_message",
+								customType: "claude:attachment",
+								content: userBlocks(kind.content),
+								display: false,
+								details: value.attachment,
+							};
+				seq = this.list.add(stamp(record, value), this.parentOf(value, line), line);
+			}
+		} else {
+			const what =
+				type === "system"
+					? `a system line (${String(value.subtype ?? "no subtype")})`
+					: `a ${JSON.stringify(type)} line`;
+			seq = this.transparent(entry, `${what} has no equivalent`);
+			sent = false;
+		}
 		this.seqByUuid.set(value.uuid, seq);
-		this.anyLeaf = seq;
-		if (value.isSidechain !== true) this.mainLeaf = seq;
+		if (sent) {
+			this.anyLeaf = seq;
+			if (value.isSidechain !== true) this.mainLeaf = seq;
+		}
 	}
 
 	finish(): void {
-		if (this.boundary) this.keepBoundary();
+		this.compactions.finish();
 		this.list.settleLeaf(this.mainLeaf || this.anyLeaf);
 	}
 
@@ -80,13 +119,46 @@ export class ClaudeState {
 		return at;
 	}
 
+	/** The end of the conversation read so far, where lines that name no place of their own are chained in. */
+	private tip(): number {
+		return this.attachTo(this.mainLeaf || this.anyLeaf || this.headerSeq);
+	}
+
 	private parentOf(value: Record<string, unknown>, line: number): number {
 		const parentUuid = value.parentUuid;
 		if (parentUuid === null || parentUuid === undefined) return this.attachTo(this.headerSeq);
 		const seq = typeof parentUuid === "string" ? this.seqByUuid.get(parentUuid) : undefined;
 		if (seq !== undefined) return this.attachTo(seq);
-		this.warnings.add("a line whose parentUuid is not in the file; it becomes a root", line);
+		this.warnings.add(
+			"a line whose parentUuid is not in the file (it starts mid-conversation); it continues from the start",
+			line,
+		);
 		return this.attachTo(this.headerSeq);
+	}
+
+	/**
+	 * A node the model never sees (progress, system, an attachment not sent): a custom record under
+	 * its parent, or at the tip when its parent already has children, so it never forks the tree.
+	 * Children of its parent continue below it.
+	 */
+	private transparent(entry: Line, reason: string): number {
+		let at = this.parentOf(entry.value, entry.line);
+		if (this.list.hasChildren(at)) at = this.tip();
+		const seq = this.keep(entry, at, reason);
+		this.continueAt.set(at, seq);
+		return seq;
+	}
+
+	/** The assistant message a line hung under `seq` answers, looking past kept records; undefined when there is none. */
+	private answeredBy(seq: number): number | undefined {
+		let current: number | null = seq;
+		while (current !== null && current >= 1) {
+			const record = this.list.get(current);
+			if (record?.recordType === "message") return record.role === "assistant" ? current : undefined;
+			if (record?.recordType !== "custom") return undefined;
+			current = record.parentSeq === undefined ? current - 1 : record.parentSeq;
+		}
+		return undefined;
 	}
 
 	private user({ value, line }: Line, parent: number): number {
@@ -95,10 +167,9 @@ export class ClaudeState {
 		let seq = parent;
 		// Claude Code hangs each result of parallel tool calls under the line of its own call; those
 		// lines are one message here, so the results follow one another as the API received them.
-		const answered = this.list.get(parent);
-		const isAnswer =
-			answered?.recordType === "message" && answered.role === "assistant" && content.toolResults.length > 0;
-		if (isAnswer && this.lastResultOf.has(parent)) seq = this.attachTo(this.lastResultOf.get(parent) as number);
+		const answered = content.toolResults.length > 0 ? this.answeredBy(parent) : undefined;
+		const last = answered === undefined ? undefined : this.lastResultOf.get(answered);
+		if (last !== undefined) seq = this.attachTo(last);
 		for (const result of content.toolResults) {
 			const toolName = this.toolNames.get(result.toolCallId);
 			if (!toolName)
@@ -116,9 +187,19 @@ export class ClaudeState {
 			seq = this.list.add(stamp(record, value), seq, line);
 			if (previous !== parent) this.continueAt.set(previous, seq);
 		}
-		if (isAnswer) this.lastResultOf.set(parent, seq);
+		if (answered !== undefined) this.lastResultOf.set(answered, seq);
 		if (content.blocks.length > 0 || content.toolResults.length === 0) {
-			seq = this.list.add(stamp({ recordType: "message", role: "user", content: content.blocks }, value), seq, line);
+			// A meta line (a command's caveat, a skill's text) reaches the model but is not something the user typed.
+			const record: RecordInput =
+				value.isMeta === true
+					? {
+							recordType: "custom_message",
+							customType: "claude:meta",
+							content: userBlocks(content.blocks),
+							display: false,
+						}
+					: { recordType: "message", role: "user", content: content.blocks };
+			seq = this.list.add(stamp(record, value), seq, line);
 		}
 		this.keepUnknown(content, seq, value, line);
 		return seq;
@@ -165,58 +246,14 @@ export class ClaudeState {
 		return seq;
 	}
 
-	/** A compaction summary message (after its compact_boundary, when there is one). */
-	private compaction({ value, line }: Line, parent: number): number {
-		const boundary = this.boundary;
-		this.boundary = undefined;
-		const message = isObject(value.message) ? value.message : {};
-		const summary = claudeUserContent(message.content)
-			.blocks.map((block) => (block.type === "text" ? block.text : ""))
-			.join("\n");
-		let at = parent;
-		let tokensBefore = 0;
-		let trigger: "manual" | "threshold" | undefined;
-		if (boundary) {
-			const logical = boundary.value.logicalParentUuid;
-			const logicalSeq = typeof logical === "string" ? this.seqByUuid.get(logical) : undefined;
-			at = this.attachTo(logicalSeq ?? this.headerSeq);
-			const meta = isObject(boundary.value.compactMetadata) ? boundary.value.compactMetadata : {};
-			if (typeof meta.preTokens === "number") tokensBefore = Math.max(0, Math.round(meta.preTokens));
-			if (meta.trigger === "manual") trigger = "manual";
-			else if (meta.trigger === "auto") trigger = "threshold";
-		}
-		const record: RecordInput = {
-			recordType: "compaction",
-			summary,
-			firstKeptSeq: this.list.nextSeq,
-			tokensBefore,
-			readFiles: [],
-			modifiedFiles: [],
-		};
-		if (trigger) record.trigger = trigger;
-		const seq = this.list.add(stamp(record, value), at, line);
-		if (boundary) this.seqByUuid.set(boundary.value.uuid as string, seq);
-		return seq;
-	}
-
-	/** A compact_boundary with no summary after it. */
-	private keepBoundary(): void {
-		const boundary = this.boundary as Line;
-		this.boundary = undefined;
-		const parent = this.parentOf(boundary.value, boundary.line);
-		const seq = this.keep(boundary, parent, "a compact_boundary without the summary message after it");
-		this.seqByUuid.set(boundary.value.uuid as string, seq);
-	}
-
 	/**
-	 * Lines outside the uuid chain (titles, summaries, file-history snapshots, queue operations)
-	 * are chained in after the current leaf: the next message continues below them, so they never
-	 * form branches of their own.
+	 * Lines outside the uuid chain (titles, summaries, file-history snapshots, queue operations,
+	 * prompt and mode markers) are chained in after the current leaf: the next message continues
+	 * below them, so they never form branches of their own.
 	 */
 	private offChain(entry: Line): void {
 		const { value, line } = entry;
-		const leaf = this.mainLeaf || this.anyLeaf || this.headerSeq;
-		const at = this.attachTo(leaf);
+		const at = this.tip();
 		let seq: number;
 		if (value.type === "custom-title" && typeof value.customTitle === "string") {
 			this.title = value.customTitle;
@@ -226,6 +263,7 @@ export class ClaudeState {
 			if (ownLeaf) this.summary = value.summary;
 			seq = this.list.custom("claude:summary", value, at);
 		} else {
+			if (value.type === "ai-title" && typeof value.aiTitle === "string") this.aiTitle = value.aiTitle;
 			seq = this.keep(entry, at, `a ${JSON.stringify(value.type)} line has no equivalent`);
 		}
 		this.continueAt.set(at, seq);
@@ -255,7 +293,7 @@ export class ClaudeState {
 	}
 }
 
-function stamp(record: RecordInput, value: Record<string, unknown>): RecordInput {
+export function stamp(record: RecordInput, value: Record<string, unknown>): RecordInput {
 	const timestamp = stringField(value, "timestamp");
 	if (timestamp) record.timestamp = timestamp;
 	return record;

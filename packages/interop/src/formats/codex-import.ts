@@ -4,7 +4,8 @@ import { isObject, parseJsonLines, stringField } from "../json-lines.js";
 import { RecordList } from "../record-list.js";
 import type { ConvertedSession, ConvertOptions } from "../types.js";
 import { Warnings } from "../warnings.js";
-import { CodexItemReader, codexUsage, type ItemSource } from "./codex-items.js";
+import { codexUsage } from "./codex-content.js";
+import { CodexItemReader, type ItemSource } from "./codex-items.js";
 
 /** Event messages that restate what response items already hold (the UI's copy of them). */
 const RESTATING_EVENTS = new Set([
@@ -91,6 +92,8 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 				line,
 			);
 			list.custom("codex:turn_context", payload, undefined, timestamp);
+		} else if (type === "inter_agent_communication") {
+			reader.agentMessage(payload, source, "codex:inter_agent_communication");
 		} else if (type === "compacted") {
 			compacted(payload, source, list, reader, warnings, contextTokens);
 		} else if (type === "event_msg") {
@@ -101,6 +104,8 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 				if (usage) {
 					reader.usage(usage);
 					contextTokens = usage.totalTokens;
+					// Codex counts tokens when a model response completes: the next item starts another one.
+					reader.flush();
 				}
 			}
 			if (eventType === "user_message" && reader.eventPrompt(payload, source)) {
@@ -109,7 +114,15 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 					line,
 				);
 			} else if (eventType && RESTATING_EVENTS.has(eventType)) restated++;
-			else {
+			else if (eventType === "thread_rolled_back") {
+				reader.flush();
+				const dropped = reader.turns.rollBack(Number(payload.num_turns));
+				warnings.add(
+					`a rollback (thread_rolled_back) drops ${dropped} turn(s) from what Codex sends; they stay in the session on a branch of their own`,
+					line,
+				);
+				list.custom("codex:event_msg", payload, undefined, timestamp);
+			} else {
 				// The response being gathered is complete before anything else is written: a record's
 				// place must not depend on lines that come after it.
 				reader.flush();
@@ -148,7 +161,20 @@ export function convertCodex(lines: readonly string[], options: ConvertOptions =
 	const cwd = stringField(meta ?? {}, "cwd");
 	if (cwd) result.cwd = cwd;
 	if (modelSet) result.model = `${reader.provider}/${modelSet}`;
+	const parent = parentThreadOf(meta);
+	if (parent && parent !== sourceId) result.parentSourceId = parent;
 	return result;
+}
+
+/** A sub-agent's rollout names the thread that spawned it (`parent_thread_id`, or its source's thread_spawn). */
+function parentThreadOf(meta: Record<string, unknown> | undefined): string | undefined {
+	if (!meta) return undefined;
+	const direct = stringField(meta, "parent_thread_id");
+	if (direct) return direct;
+	const source = isObject(meta.source) ? meta.source : undefined;
+	const subagent = source && isObject(source.subagent) ? source.subagent : undefined;
+	const spawn = subagent && isObject(subagent.thread_spawn) ? subagent.thread_spawn : undefined;
+	return spawn ? stringField(spawn, "parent_thread_id") : undefined;
 }
 
 /** The compaction, then the replacement history that replaces everything before it on replay. */
@@ -186,7 +212,7 @@ function compacted(
 		source.line,
 	);
 	for (const item of history ?? []) {
-		if (isObject(item)) reader.read(item, source, message === "" ? undefined : message);
+		if (isObject(item)) reader.read(item, source, message);
 	}
 	reader.flush();
 }

@@ -1,8 +1,10 @@
 import type { ContentBlock, RecordInput, Usage } from "@agent/session-format";
 import { assistantRecord, imageFromDataUrl, parseToolArguments, text } from "../content.js";
-import { isObject, numberField, stringField } from "../json-lines.js";
+import { isObject, stringField } from "../json-lines.js";
 import type { RecordList } from "../record-list.js";
 import type { Warnings } from "../warnings.js";
+import { isSummaryText, outputContent } from "./codex-content.js";
+import { CodexTurns } from "./codex-turns.js";
 
 /** Where a Codex response item is being read: the file line and its time. */
 export interface ItemSource {
@@ -27,11 +29,15 @@ export class CodexItemReader {
 	justPrompted = false;
 	provider = "openai";
 	model: string | undefined;
+	/** The user turns read so far, for rollbacks. */
+	readonly turns: CodexTurns;
 
 	constructor(
 		private readonly list: RecordList,
 		private readonly warnings: Warnings,
-	) {}
+	) {
+		this.turns = new CodexTurns(list);
+	}
 
 	/** Reads one response item; `skipText` is a user text to leave out (a summary our compaction carries). */
 	read(item: Record<string, unknown>, source: ItemSource, skipText?: string): void {
@@ -78,6 +84,9 @@ export class CodexItemReader {
 			case "function_call_output":
 			case "custom_tool_call_output":
 				this.toolOutput(item, source);
+				return;
+			case "agent_message":
+				this.agentMessage(item, source);
 				return;
 			default:
 				this.keep(item, source, `a ${JSON.stringify(item.type)} response item, which has no equivalent`);
@@ -154,10 +163,7 @@ export class CodexItemReader {
 			return;
 		}
 		this.flush();
-		if (content.length === 0) return;
-		if (skipText !== undefined && content.some((block) => block.type === "text" && block.text.endsWith(skipText))) {
-			return;
-		}
+		if (skipText !== undefined && content.some((block) => isSummaryText(block, skipText))) return;
 		if (role === "user") {
 			const prompt = content
 				.map((block) => (block.type === "text" ? block.text : ""))
@@ -251,44 +257,33 @@ export class CodexItemReader {
 		else this.pending = { content: [...content], source };
 	}
 
+	/**
+	 * A message from another agent (Codex's multi-agent threads: an `agent_message` response item or
+	 * an `inter_agent_communication` line): the model reads it as input, so it is a custom message
+	 * the LLM sees, naming its author.
+	 */
+	agentMessage(item: Record<string, unknown>, source: ItemSource, customType = "codex:agent_message"): void {
+		this.flush();
+		const parts = typeof item.content === "string" ? [item.content] : Array.isArray(item.content) ? item.content : [];
+		const texts = parts.map((part) =>
+			typeof part === "string"
+				? part
+				: isObject(part) && typeof part.text === "string"
+					? part.text
+					: "[encrypted message]",
+		);
+		const details: Record<string, unknown> = {};
+		for (const key of ["author", "recipient", "other_recipients", "trigger_turn"])
+			if (item[key] !== undefined) details[key] = item[key];
+		this.add(
+			{ recordType: "custom_message", customType, content: texts.map((t) => text(t)), display: true, details },
+			source,
+		);
+	}
+
 	private add(record: RecordInput, source: ItemSource): void {
 		if (source.timestamp) record.timestamp = source.timestamp;
-		this.list.add(record, undefined, source.line);
+		const seq = this.list.add(record, undefined, source.line);
+		this.turns.note(seq, record);
 	}
-}
-
-/** A tool output: a string, an array of input_text/input_image items, or (older) {content, success}. */
-function outputContent(output: unknown): { content: ContentBlock[]; isError: boolean } {
-	if (typeof output === "string") return { content: [text(output)], isError: false };
-	if (Array.isArray(output)) {
-		const content: ContentBlock[] = [];
-		for (const part of output) {
-			if (!isObject(part)) continue;
-			if (typeof part.text === "string") content.push(text(part.text));
-			else if (typeof part.image_url === "string")
-				content.push(imageFromDataUrl(part.image_url) ?? text(`[image: ${part.image_url}]`));
-		}
-		return { content, isError: false };
-	}
-	if (isObject(output)) {
-		const inner = outputContent(output.content);
-		return { content: inner.content, isError: output.success === false };
-	}
-	return { content: [text(output === undefined ? "" : JSON.stringify(output))], isError: false };
-}
-
-/** Codex's token usage (input includes the cached part) as ours. */
-export function codexUsage(value: unknown): Usage | undefined {
-	if (!isObject(value)) return undefined;
-	const inputTokens = numberField(value, "input_tokens");
-	const outputTokens = numberField(value, "output_tokens");
-	if (inputTokens === undefined || outputTokens === undefined) return undefined;
-	const cached = numberField(value, "cached_input_tokens") ?? 0;
-	return {
-		input: Math.max(0, inputTokens - cached),
-		output: outputTokens,
-		cacheRead: cached,
-		cacheWrite: 0,
-		totalTokens: numberField(value, "total_tokens") ?? inputTokens + outputTokens,
-	};
 }

@@ -4,7 +4,7 @@ import { createFileStore } from "@agent/session-fs";
 import { describe, expect, it } from "vitest";
 import { detectFormat } from "../detect-format.js";
 import { importPaths } from "../import/import-paths.js";
-import { contextJson, REAL_FIXTURES } from "../testing/real-fixtures.js";
+import { contextJson, REAL_FIXTURES, type RealFixture, shapeFixtures } from "../testing/real-fixtures.js";
 import { ourContext } from "../testing/test-context.js";
 import { useTempDir } from "../testing/test-dir.js";
 import { convertGemini } from "./gemini-import.js";
@@ -90,5 +90,64 @@ describe("convertGemini", () => {
 		writeFileSync(join(root, "tmp", "settings.json"), "{}");
 		const results = await importPaths(createFileStore({ home: join(root, "home") }), [join(root, "tmp")]);
 		expect(results.map((r) => [r.status, r.format])).toEqual([["imported", "gemini"]]);
+	});
+});
+
+describe("convertGemini: the JSON-lines chat (Gemini CLI 0.39 and later)", () => {
+	const [main, sub] = (() => {
+		const all = shapeFixtures("gemini");
+		return [all.find((f) => f.name.includes("session-")), all.find((f) => !f.name.includes("session-"))];
+	})() as [RealFixture, RealFixture];
+	const converted = convertGemini(main.lines, { sourcePath: main.path });
+	const context = ourContext(converted.records);
+
+	it("is detected from its header line and keyed by its sessionId; $set patches apply in order (the summary names it)", () => {
+		expect(detectFormat(main.lines)).toBe("gemini");
+		expect(converted).toMatchObject({
+			format: "gemini",
+			sourceId: "4b2e91c0-7d1a-4c3e-8f52-0a6b3d9e0539",
+			name: "Fix the TypeScript build error",
+			model: "google/gemini-3-pro",
+		});
+	});
+
+	it("a message written again under its id updates it (its tokens, its tool call's result); a rewind drops what follows it", () => {
+		expect(context.messages.map((m) => m.role)).toEqual([
+			"user",
+			"assistant",
+			"toolResult",
+			"assistant",
+			"user",
+			"assistant",
+		]);
+		expect(context.messages[1]).toMatchObject({
+			usage: { totalTokens: 9222 },
+			content: [{ type: "thinking" }, { type: "toolCall" }],
+		});
+		expect(context.messages[2]?.content).toEqual([
+			{ type: "text", text: "src/index.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'." },
+		]);
+		expect(context.messages[4]?.content).toEqual([{ type: "text", text: "Fix it by changing the type to string." }]);
+		const rewound = converted.records.filter(
+			(r) =>
+				r.recordType === "message" && r.content[0]?.type === "text" && r.content[0].text.includes("parsing the string"),
+		);
+		expect(rewound).toHaveLength(1);
+	});
+
+	it("a sub-agent's chat (chats/<parent id>/<id>.jsonl, kind subagent) names the session that spawned it", () => {
+		expect(convertGemini(sub.lines, { sourcePath: sub.path })).toMatchObject({
+			sourceId: "e81f04a2-3b9c-4d7e-a615-2c8f5b1d0539",
+			parentSourceId: "4b2e91c0-7d1a-4c3e-8f52-0a6b3d9e0539",
+		});
+	});
+
+	it("a chat migrated from JSON to JSON lines is imported once: a directory scan skips session-*.json beside its .jsonl", async () => {
+		const dir = join(root, "migrated", "chats");
+		mkdirSync(dir, { recursive: true });
+		writeFileSync(join(dir, NAME), readFileSync(FIXTURE));
+		writeFileSync(join(dir, `${NAME}l`), readFileSync(main.path));
+		const results = await importPaths(createFileStore({ home: join(root, "home-migrated") }), [join(root, "migrated")]);
+		expect(results.map((r) => r.source.split("/").pop())).toEqual([`${NAME}l`]);
 	});
 });

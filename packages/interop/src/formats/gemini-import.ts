@@ -1,12 +1,11 @@
-import type { ContentBlock, RecordInput, Usage } from "@agent/session-format";
-import { assistantRecord, text } from "../content.js";
+import { promptName } from "../content.js";
 import { invalidSource, sourceLabel } from "../errors.js";
-import { isObject, numberField, stringField } from "../json-lines.js";
+import { isObject, stringField } from "../json-lines.js";
 import { RecordList } from "../record-list.js";
 import type { ConvertedSession, ConvertOptions } from "../types.js";
 import { Warnings } from "../warnings.js";
-
-const FIRST_PROMPT_NAME_LENGTH = 80;
+import { readGeminiLines } from "./gemini-lines.js";
+import { geminiRecords, userContent } from "./gemini-messages.js";
 
 /** A Gemini CLI chat (`~/.gemini/tmp/<project>/chats/session-*.json`): one JSON document. */
 export function parseGeminiChat(lines: readonly string[]): Record<string, unknown> | undefined {
@@ -21,21 +20,46 @@ export function parseGeminiChat(lines: readonly string[]): Record<string, unknow
 }
 
 /**
- * Converts a Gemini CLI chat to a linear session. Record 1 keeps the chat's own fields
- * (`gemini:session`); a `user` message is a user message; a `gemini` message is an assistant
- * message (its thoughts as thinking blocks, its text, its tool calls), followed by one tool
- * result per tool call that has a result; `info`, `error` and `warning` messages are kept as
+ * Converts a Gemini CLI chat: the JSON document of older versions (`session-*.json`) or the JSON
+ * lines of newer ones (`session-*.jsonl`, see readGeminiLines). Record 1 keeps the chat's own
+ * fields (`gemini:session`); a `user` message is a user message; a `gemini` message is an
+ * assistant message (its thoughts as thinking blocks, its text, its tool calls), followed by one
+ * tool result per tool call that has a result; `info`, `error` and `warning` messages are kept as
  * custom records (the CLI shows them, the model never saw them).
  */
 export function convertGemini(lines: readonly string[], options: ConvertOptions = {}): ConvertedSession {
 	const chat = parseGeminiChat(lines);
-	if (!chat) {
+	if (chat) return convertDocument(chat);
+	const warnings = new Warnings();
+	const read = readGeminiLines(lines, warnings);
+	if (!read) {
 		throw invalidSource(
 			sourceLabel(options.sourcePath),
-			'is not a Gemini CLI chat ({"sessionId":...,"messages":[...]})',
-			"Check that this is a chat file (~/.gemini/tmp/<project>/chats/session-*.json), or use --from auto",
+			'is not a Gemini CLI chat (a JSON document {"sessionId":...,"messages":[...]}, or JSON lines that start with {"sessionId":...,"projectHash":...})',
+			"Check that this is a chat file (~/.gemini/tmp/<project>/chats/session-*.json or .jsonl), or use --from auto",
 		);
 	}
+	const result: ConvertedSession = {
+		format: "gemini",
+		sourceId: read.header.sessionId as string,
+		records: read.list.records,
+		warnings: warnings.list(),
+	};
+	const startTime = stringField(read.header, "startTime");
+	if (startTime) result.createdAt = startTime;
+	const name = stringField(read.meta, "summary") ?? firstPrompt(read.prompts);
+	if (name) result.name = name;
+	if (read.model) result.model = `google/${read.model}`;
+	// A sub-agent's chat lives in chats/<the parent session's id>/<its id>.jsonl.
+	if (read.header.kind === "subagent" && options.sourcePath) {
+		const parent = options.sourcePath.split(/[\\/]/).at(-2);
+		if (parent && parent !== result.sourceId) result.parentSourceId = parent;
+	}
+	return result;
+}
+
+/** The JSON document form: the whole chat rewritten as it grows. */
+function convertDocument(chat: Record<string, unknown>): ConvertedSession {
 	const warnings = new Warnings();
 	const list = new RecordList(warnings);
 	const { messages, ...fields } = chat;
@@ -48,19 +72,17 @@ export function convertGemini(lines: readonly string[], options: ConvertOptions 
 			list.custom("gemini:message", message);
 			return;
 		}
-		const timestamp = stringField(message, "timestamp");
-		if (message.type === "user") {
-			list.add(stamp({ recordType: "message", role: "user", content: userContent(message.content) }, timestamp));
-		} else if (message.type === "gemini") {
-			model = stringField(message, "model") ?? model;
-			geminiMessage(message, list, timestamp, model);
-		} else {
-			const customType = `gemini:${String(message.type)}`;
-			warnings.add(
-				`${String(message.type)} messages are the CLI's own; kept as custom records (${customType}), not sent to the LLM`,
-			);
-			list.custom(customType, message, undefined, timestamp);
+		model = stringField(message, "model") ?? model;
+		const records = geminiRecords(message, model);
+		if (records) {
+			for (const record of records) list.add(record);
+			return;
 		}
+		const customType = `gemini:${String(message.type)}`;
+		warnings.add(
+			`${String(message.type)} messages are the CLI's own; kept as custom records (${customType}), not sent to the LLM`,
+		);
+		list.custom(customType, message, undefined, stringField(message, "timestamp"));
 	});
 	const result: ConvertedSession = {
 		format: "gemini",
@@ -75,124 +97,15 @@ export function convertGemini(lines: readonly string[], options: ConvertOptions 
 	return result;
 }
 
-function geminiMessage(
-	message: Record<string, unknown>,
-	list: RecordList,
-	timestamp: string | undefined,
-	model: string | undefined,
-): void {
-	const content: ContentBlock[] = [];
-	for (const thought of Array.isArray(message.thoughts) ? message.thoughts : []) {
-		if (!isObject(thought)) continue;
-		const subject = stringField(thought, "subject");
-		const description = stringField(thought, "description") ?? "";
-		content.push({ type: "thinking", thinking: subject ? `**${subject}** ${description}` : description });
-	}
-	const answer =
-		typeof message.content === "string"
-			? message.content
-			: userContent(message.content)
-					.map((b) => (b.type === "text" ? b.text : ""))
-					.join("");
-	if (answer !== "") content.push(text(answer));
-	const calls = (Array.isArray(message.toolCalls) ? message.toolCalls : []).filter(
-		(call): call is Record<string, unknown> =>
-			isObject(call) &&
-			typeof call.id === "string" &&
-			call.id !== "" &&
-			typeof call.name === "string" &&
-			call.name !== "",
-	);
-	for (const call of calls) {
-		content.push({
-			type: "toolCall",
-			id: call.id as string,
-			name: call.name as string,
-			arguments: isObject(call.args) ? call.args : {},
-		});
-	}
-	const record = assistantRecord({
-		content,
-		api: "google-generative-ai",
-		provider: "google",
-		stopReason: calls.length > 0 ? "toolUse" : "stop",
-		model,
-		usage: geminiUsage(message.tokens),
-	});
-	list.add(stamp(record, timestamp));
-	for (const call of calls) {
-		if (!Array.isArray(call.result)) continue;
-		const status = stringField(call, "status");
-		list.add(
-			stamp(
-				{
-					recordType: "message",
-					role: "toolResult",
-					toolCallId: call.id as string,
-					toolName: call.name as string,
-					content: resultContent(call.result),
-					isError: status !== undefined && status !== "success",
-				},
-				stringField(call, "timestamp") ?? timestamp,
-			),
-		);
-	}
-}
-
-/** A tool call's result parts: the function response's output (or the response as JSON) and any text parts after it. */
-function resultContent(parts: readonly unknown[]): ContentBlock[] {
-	const out: ContentBlock[] = [];
-	for (const part of parts) {
-		if (!isObject(part)) continue;
-		if (isObject(part.functionResponse)) {
-			const response = part.functionResponse.response;
-			const output = isObject(response) ? (response.output ?? response.error) : undefined;
-			out.push(text(typeof output === "string" ? output : JSON.stringify(response ?? null)));
-		} else if (typeof part.text === "string") out.push(text(part.text));
-	}
-	return out;
-}
-
-/** User content: a string, or parts with text. */
-function userContent(value: unknown): ContentBlock[] {
-	if (typeof value === "string") return [text(value)];
-	const out: ContentBlock[] = [];
-	for (const part of Array.isArray(value) ? value : [])
-		if (isObject(part) && typeof part.text === "string") out.push(text(part.text));
-	return out;
-}
-
-/** Gemini's token counts (input includes the cached part; thoughts are output) as ours. */
-function geminiUsage(value: unknown): Usage | undefined {
-	if (!isObject(value)) return undefined;
-	const input = numberField(value, "input");
-	const output = numberField(value, "output");
-	if (input === undefined || output === undefined) return undefined;
-	const cached = numberField(value, "cached") ?? 0;
-	const thoughts = numberField(value, "thoughts") ?? 0;
-	return {
-		input: Math.max(0, input - cached),
-		output: output + thoughts,
-		cacheRead: cached,
-		cacheWrite: 0,
-		totalTokens: numberField(value, "total") ?? input + output + thoughts,
-	};
-}
-
 function firstPrompt(messages: readonly unknown[]): string | undefined {
 	for (const message of messages) {
 		if (!isObject(message) || message.type !== "user") continue;
-		const line = userContent(message.content)
-			.map((b) => (b.type === "text" ? b.text : ""))
-			.join(" ")
-			.replace(/\s+/g, " ")
-			.trim();
-		if (line) return line.length > FIRST_PROMPT_NAME_LENGTH ? `${line.slice(0, FIRST_PROMPT_NAME_LENGTH - 1)}…` : line;
+		const name = promptName(
+			userContent(message.content)
+				.map((b) => (b.type === "text" ? b.text : ""))
+				.join(" "),
+		);
+		if (name) return name;
 	}
 	return undefined;
-}
-
-function stamp(record: RecordInput, timestamp: string | undefined): RecordInput {
-	if (timestamp) record.timestamp = timestamp;
-	return record;
 }

@@ -23,7 +23,7 @@ function sourceValues(lines: readonly string[]): Record<string, unknown>[] {
 }
 
 /** The tool call ids a source file holds, and the ids its tool results answer. */
-function sourceToolIds(format: "codex" | "claude", values: readonly Record<string, unknown>[]) {
+function sourceToolIds(format: string, values: readonly Record<string, unknown>[]) {
 	const calls = new Set<string>();
 	const results = new Set<string>();
 	for (const value of values) {

@@ -2,9 +2,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { createFileStore } from "@agent/session-fs";
 import { describe, expect, it } from "vitest";
-import { contextJson, type RealFixture, realFixtures } from "../testing/real-fixtures.js";
+import { contextJson, type RealFixture, realFixtures, shapeFixtures } from "../testing/real-fixtures.js";
 import { useTempDir } from "../testing/test-dir.js";
 import { importPaths } from "./import-paths.js";
+
+/** The formats whose hand-made real-shape files (test/fixtures/<format>/<version>/) are checked for growth too. */
+const GROWABLE_SHAPES = ["claude", "codex", "gemini", "copilot"] as const;
 
 let root: string;
 useTempDir("interop-growth-", (path) => {
@@ -26,8 +29,13 @@ async function contextOf(store: ReturnType<typeof createFileStore>, id: string):
 	return contextJson((await store.open(id)).context);
 }
 
-describe("a source that grew ends as a fresh import of the whole file would (real fixtures, file store)", () => {
-	for (const fixture of [...realFixtures("codex"), ...realFixtures("claude")]) {
+describe("a source that grew ends as a fresh import of the whole file would (real and real-shape fixtures, file store)", () => {
+	const growable = [
+		...realFixtures("codex"),
+		...realFixtures("claude"),
+		...GROWABLE_SHAPES.flatMap((f) => shapeFixtures(f)),
+	];
+	for (const fixture of growable) {
 		it(`every cut point of ${fixture.name}: import(cut) then import(full) gives the context of import(full)`, async () => {
 			const fresh = await importAs(fixture, join(root, "fresh"), fixture.lines);
 			expect(fresh.result?.status).toBe("imported");

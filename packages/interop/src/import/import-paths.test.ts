@@ -70,7 +70,7 @@ describe("importPaths with the file store", () => {
 
 		expect(fingerprint(sources)).toEqual(before);
 		const byStatus = (status: string) => results.filter((r) => r.status === status).map((r) => r.source);
-		expect(byStatus("imported")).toHaveLength(7);
+		expect(byStatus("imported")).toHaveLength(17);
 		expect(
 			byStatus("skipped")
 				.map((s) => s.split("/").pop())
@@ -79,7 +79,7 @@ describe("importPaths with the file store", () => {
 		expect(byStatus("failed")).toEqual([]);
 		expect(progress.at(-1)).toEqual([results.length, results.length]);
 		expect(new Set(results.filter((r) => r.id).map((r) => r.format))).toEqual(
-			new Set(["pi", "codex", "claude", "rfc0064", "fern"]),
+			new Set(["pi", "codex", "claude", "gemini", "copilot", "rfc0064", "fern"]),
 		);
 		for (const path of [linear, compacted, v1]) {
 			const result = results.find((r) => r.source === path);

@@ -12,7 +12,8 @@ export interface SourceFile {
 
 /**
  * The files to import: each path that is a file, and every `.jsonl` file (and Gemini CLI chat,
- * `session-*.json`) under each path that is a directory (recursively, symbolic links not followed), in a stable order.
+ * `session-*.json`, and OpenCode database, `opencode*.db`) under each path that is a directory
+ * (recursively, symbolic links not followed), in a stable order.
  */
 export async function findSourceFiles(paths: readonly string[]): Promise<SourceFile[]> {
 	const out: SourceFile[] = [];
@@ -43,17 +44,21 @@ async function walk(dir: string): Promise<string[]> {
 	const entries = await readdir(dir, { withFileTypes: true });
 	entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 	const out: string[] = [];
+	const names = new Set(entries.map((entry) => entry.name));
 	for (const entry of entries) {
 		const path = join(dir, entry.name);
 		if (entry.isDirectory()) out.push(...(await walk(path)));
-		else if (entry.isFile() && isSessionFileName(entry.name)) out.push(path);
+		// Gemini CLI migrates a chat it resumes from session-*.json to session-*.jsonl and leaves the old file.
+		else if (entry.isFile() && isSessionFileName(entry.name) && !names.has(`${entry.name}l`)) out.push(path);
 	}
 	return out;
 }
 
-/** Session files a directory scan picks up: JSON lines, and Gemini CLI's chats (`session-*.json`). */
+/** Session files a directory scan picks up: JSON lines, Gemini CLI's chats (`session-*.json`), OpenCode's databases (`opencode*.db`). */
 function isSessionFileName(name: string): boolean {
-	return name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json"));
+	return (
+		name.endsWith(".jsonl") || (name.startsWith("session-") && name.endsWith(".json")) || /^opencode.*\.db$/.test(name)
+	);
 }
 
 /**
@@ -90,7 +95,8 @@ export async function fernSidecars(
 	}
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether a path exists (a file or anything else). */
+export async function exists(path: string): Promise<boolean> {
 	try {
 		await stat(path);
 		return true;

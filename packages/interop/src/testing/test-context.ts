@@ -108,3 +108,12 @@ export function firstTexts(context: NormalContext): string[] {
 		return block?.text ?? "";
 	});
 }
+
+/** A context message as "role(origin): first line of its first block" (a tool call as "call <name>"): a compact view for assertions. */
+export function briefMessage(message: ContextMessage): string {
+	const first = message.content[0];
+	const body =
+		first?.type === "text" ? first.text : first?.type === "toolCall" ? `call ${first.name}` : (first?.type ?? "");
+	const origin = message.origin === "message" ? "" : `(${message.origin})`;
+	return `${message.role}${origin}: ${body.split("\n")[0]}`;
+}
