@@ -57,6 +57,8 @@ export function chatPathOf(path: readonly StoredRecord[]): ChatPath {
 export interface ChatLog extends ChatPath {
 	/** The latest active stream id set in the log (any branch); null when none or cleared. */
 	activeStreamId: string | null;
+	/** The log's last seq (0: empty). */
+	lastSeq: number;
 }
 
 /** Reads a chat's whole log: the UIMessages on its active path, and its active stream. */
@@ -69,7 +71,7 @@ export async function readChatLog(store: SessionStore, chatId: string): Promise<
 		if (streamId !== undefined) activeStreamId = streamId;
 	}
 	const leaf = tree.activeLeaf();
-	return { ...chatPathOf(leaf === null ? [] : tree.path(leaf)), activeStreamId };
+	return { ...chatPathOf(leaf === null ? [] : tree.path(leaf)), activeStreamId, lastSeq: tree.lastSeq };
 }
 
 /** The latest active stream id of a chat, read from the end of its log. */

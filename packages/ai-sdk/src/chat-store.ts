@@ -1,6 +1,7 @@
 import {
 	AgentSessionError,
 	isAgentSessionError,
+	type RecordInput,
 	type SessionLease,
 	type SessionMetadata,
 } from "@agent/session-format/reading";
@@ -50,6 +51,8 @@ export function createChatStore<M extends UIMessage = UIMessage>(options: ChatSt
 		return underLease(chatId, async (lease) => {
 			const chat = await readChatLog(store, chatId);
 			const plan = planSave(chat, messages, notes);
+			// The first record of a log is a root anyway; saying so would read as a branch ("new root").
+			if (chat.lastSeq === 0) delete (plan.records[0] as RecordInput | undefined)?.parentSeq;
 			if (activeStreamId !== undefined && activeStreamId !== chat.activeStreamId) {
 				plan.records.push(activeStreamRecord(activeStreamId));
 				plan.owners.push(-1);

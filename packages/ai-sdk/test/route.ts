@@ -15,6 +15,8 @@ export interface TurnOptions {
 	activeStreamId?: string | null;
 	/** consumeSseStream: consumeStream by default (a disconnected client still saves). */
 	consumeSseStream?: (options: { stream: ReadableStream<string> }) => PromiseLike<void> | void;
+	/** The tools the model may call; default: weather, which runs on the server. */
+	tools?: ToolSet;
 }
 
 let replies = 0;
@@ -36,7 +38,7 @@ export async function chatTurn(
 	const result = streamText({
 		model,
 		messages: await chats.modelMessages(chatId),
-		tools,
+		tools: options.tools ?? tools,
 		stopWhen: stepCountIs(5),
 		...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
 	});
