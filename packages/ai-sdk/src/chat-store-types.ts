@@ -36,12 +36,13 @@ export interface SaveChatResult {
 	branched: boolean;
 }
 
-/** What toUIMessageStream gives its onFinish (ai 5 and 6) or onEnd (ai 7). */
+/** What toUIMessageStream gives its onFinish (ai 5 and 6). */
 export interface ChatFinishEvent<M extends UIMessage = UIMessage> {
 	messages: M[];
 	responseMessage?: M;
 	isAborted?: boolean;
 	outcome?: { status: string; error?: unknown };
+	finishReason?: string;
 }
 
 export interface OnFinishOptions {
@@ -85,7 +86,7 @@ export interface ChatStore<M extends UIMessage = UIMessage> {
 	 * id (a regenerate or an edit), in that one's place with the messages after it left out.
 	 */
 	messagesWith(chatId: string, message: M): Promise<M[]>;
-	/** An onFinish (ai 5, 6) / onEnd (ai 7) for toUIMessageStream: saves the reply, aborted or not. */
+	/** An onFinish for toUIMessageStream (and toUIMessageStreamResponse): saves the reply, aborted or not. */
 	onFinish(chatId: string, options?: OnFinishOptions): (event: ChatFinishEvent<M>) => Promise<void>;
 	setActiveStreamId(chatId: string, streamId: string | null): Promise<void>;
 	getActiveStreamId(chatId: string): Promise<string | null>;

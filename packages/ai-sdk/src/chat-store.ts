@@ -14,7 +14,7 @@ import type { ReplyNotes } from "./map-message.js";
 import { chatModelMessages } from "./model-messages.js";
 import { modelOf, replyNotes } from "./reply-notes.js";
 import { planSave, type SavePlan } from "./save-plan.js";
-import { checkChatId, checkMessages } from "./validate.js";
+import { checkChatId, checkMessage, checkMessages } from "./validate.js";
 
 /** Chat persistence for the AI SDK over any SessionStore: one session per chat. */
 export function createChatStore<M extends UIMessage = UIMessage>(options: ChatStoreOptions): ChatStore<M> {
@@ -82,7 +82,7 @@ export function createChatStore<M extends UIMessage = UIMessage>(options: ChatSt
 		},
 		async messagesWith(chatId, message) {
 			checkChatId(chatId, "messagesWith");
-			checkMessages([message], "messagesWith");
+			checkMessage(message, "messagesWith: message");
 			const messages = await loadChat(chatId);
 			const at = messages.findIndex((stored) => stored.id === message.id);
 			return [...(at < 0 ? messages : messages.slice(0, at)), message];

@@ -3,16 +3,22 @@ import type { ChatFinishEvent, ModelRef } from "./chat-store-types.js";
 import { invalidArgument } from "./errors.js";
 import type { ReplyNotes } from "./map-message.js";
 
-/** How a reply ended, from what toUIMessageStream's onFinish/onEnd says, and who wrote it. */
+/** How a reply ended, from what toUIMessageStream's onFinish says, and who wrote it. */
 export function replyNotes(event: ChatFinishEvent<UIMessage>, model: ReplyNotes["model"]): ReplyNotes {
 	const notes: ReplyNotes = model ? { model } : {};
 	if (event.isAborted || event.outcome?.status === "aborted") {
 		notes.stop = "aborted";
-	} else if (event.outcome?.status === "failed") {
+	} else if (event.outcome?.status === "failed" || event.finishReason === "error") {
+		// A provider's error mid-reply ends the stream with finishReason "error" (its message went
+		// to the stream's onError); a failure of the stream's own processing is a failed outcome.
 		notes.stop = "error";
-		const error = event.outcome.error;
+		const error = event.outcome?.status === "failed" ? event.outcome.error : undefined;
 		notes.errorMessage =
-			error instanceof Error ? error.message : error === undefined ? "the stream failed" : String(error);
+			error instanceof Error
+				? error.message
+				: error === undefined
+					? "the reply's stream ended with an error"
+					: String(error);
 	}
 	return notes;
 }

@@ -13,29 +13,34 @@ export function checkMessages(messages: unknown, call: string): asserts messages
 	const seen = new Map<string, number>();
 	messages.forEach((message: unknown, index) => {
 		const at = `${call}: messages[${index}]`;
-		if (typeof message !== "object" || message === null || Array.isArray(message)) {
-			throw invalidArgument(`${at} must be a UIMessage object, got ${kind(message)}`);
-		}
-		const { id, role, parts } = message as Partial<Record<keyof UIMessage, unknown>>;
-		if (typeof id !== "string" || id.length === 0) {
-			throw invalidArgument(
-				`${at}.id must be a non-empty string, got ${kind(id)}; give replies ids (toUIMessageStream's originalMessages and generateMessageId)`,
-			);
-		}
-		if (typeof role !== "string" || !ROLES.has(role)) {
-			throw invalidArgument(`${at}.role must be "user", "assistant" or "system", got ${kind(role)}`);
-		}
-		if (!Array.isArray(parts) || parts.some((part) => typeof part?.type !== "string")) {
-			throw invalidArgument(`${at}.parts must be an array of parts, each with a string type`);
-		}
-		const earlier = seen.get(id);
+		checkMessage(message, at);
+		const earlier = seen.get(message.id);
 		if (earlier !== undefined) {
 			throw invalidArgument(
-				`${at}.id ${JSON.stringify(id)} is also the id of messages[${earlier}]; every message of a chat needs its own id (pass originalMessages to toUIMessageStream so a reply reuses the right one)`,
+				`${at}.id ${JSON.stringify(message.id)} is also the id of messages[${earlier}]; every message of a chat needs its own id (pass originalMessages to toUIMessageStream so a reply reuses the right one)`,
 			);
 		}
-		seen.set(id, index);
+		seen.set(message.id, index);
 	});
+}
+
+/** Checks one UIMessage; `at` names it in the error ("saveChat: messages[2]"). */
+export function checkMessage(message: unknown, at: string): asserts message is UIMessage {
+	if (typeof message !== "object" || message === null || Array.isArray(message)) {
+		throw invalidArgument(`${at} must be a UIMessage object, got ${kind(message)}`);
+	}
+	const { id, role, parts } = message as Partial<Record<keyof UIMessage, unknown>>;
+	if (typeof id !== "string" || id.length === 0) {
+		throw invalidArgument(
+			`${at}.id must be a non-empty string, got ${kind(id)}; give replies ids (toUIMessageStream's originalMessages and generateMessageId)`,
+		);
+	}
+	if (typeof role !== "string" || !ROLES.has(role)) {
+		throw invalidArgument(`${at}.role must be "user", "assistant" or "system", got ${kind(role)}`);
+	}
+	if (!Array.isArray(parts) || parts.some((part) => typeof part?.type !== "string")) {
+		throw invalidArgument(`${at}.parts must be an array of parts, each with a string type`);
+	}
 }
 
 /** Checks a chat id's type (the store checks its form). */

@@ -135,6 +135,25 @@ describeOnStores("a chat streamed through the AI SDK", (use) => {
 		expect(closing.at(-1)).toMatchObject({ data: { aborted: true, message: { id: saved[1]?.id } } });
 	});
 
+	it("keeps a reply whose stream failed, with the error recorded", async () => {
+		const { chats, target } = use();
+		const chatId = await chats.createChat();
+		const model = scriptedModel([
+			[
+				{ type: "stream-start", warnings: [] },
+				...text("t1", "Half an ans").slice(0, 2),
+				{ type: "error", error: new Error("the provider went away") },
+			],
+		]);
+		const { response, finished } = await chatTurn(chats, chatId, userMessage("u1", "Explain"), model);
+		await response.text();
+		const event = await finished;
+		expect(await chats.loadChat(chatId)).toEqual(event.messages);
+		const records = await recordsOf(target.store, chatId);
+		expect(messageRecords(records).at(-1)).toMatchObject({ role: "assistant", stopReason: "error" });
+		expect(records.at(-1)).toMatchObject({ data: { error: expect.any(String) } });
+	});
+
 	it("saves the whole reply when the client goes away mid-stream (consumeSseStream: consumeStream)", async () => {
 		const { chats } = use();
 		const chatId = await chats.createChat();
