@@ -27,6 +27,10 @@ export class PgLease implements SessionLease {
 	/** The connection died, and the lock with it. */
 	private lost = false;
 	private queue: Promise<unknown> = Promise.resolve();
+	/** Marks the lease lost when its connection fails; removed when the connection goes back to the pool. */
+	private readonly onConnectionError = () => {
+		this.lost = true;
+	};
 
 	private constructor(
 		readonly sessionId: string,
@@ -65,9 +69,7 @@ export class PgLease implements SessionLease {
 			locked_ = true;
 			const holder = await recordHolder(client, id);
 			const lease = new PgLease(id, holder, client, pool, now);
-			client.on("error", () => {
-				lease.lost = true;
-			});
+			client.on("error", lease.onConnectionError);
 			return lease;
 		} catch (error) {
 			if (locked_) await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, [id]).catch(() => undefined);
@@ -96,7 +98,7 @@ export class PgLease implements SessionLease {
 				// A lost connection took the lock with it: nothing more goes through this lease.
 				if ((error as { code?: string }).code === "STORAGE_FAILURE" && (this.lost || !this.alive())) {
 					this.released = true;
-					this.client.release(error as Error);
+					this.giveBack(error as Error);
 					throw leaseConnectionLost(this.sessionId, error);
 				}
 				throw error;
@@ -116,7 +118,7 @@ export class PgLease implements SessionLease {
 		if (this.released) return;
 		this.released = true;
 		if (this.lost) {
-			this.client.release(new Error("connection lost"));
+			this.giveBack(new Error("connection lost"));
 			return;
 		}
 		try {
@@ -124,11 +126,20 @@ export class PgLease implements SessionLease {
 				this.sessionId,
 			]);
 			await this.client.query(`SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, [this.sessionId]);
-			this.client.release();
+			this.giveBack();
 		} catch (error) {
 			// The connection is gone, and the lock with it.
-			this.client.release(error as Error);
+			this.giveBack(error as Error);
 		}
+	}
+
+	/**
+	 * Returns the connection to the pool (an error discards it). The pool's connections outlive
+	 * leases, so the lease's error listener goes with it: one left per lease would pile up.
+	 */
+	private giveBack(error?: Error): void {
+		this.client.removeListener("error", this.onConnectionError);
+		this.client.release(error);
 	}
 }
 

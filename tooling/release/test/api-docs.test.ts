@@ -25,5 +25,7 @@ describe("the API reference", () => {
 		const stale = differingFiles(out, API_DOCS);
 		if (stale.length > 0)
 			console.warn(`docs/api differs from the sources in ${stale.join(", ")}: run \`pnpm docs:api\``);
+		// TypeDoc reads every package's types and those they use (the AI SDK's are large): minutes on a
+		// small shared machine while the other release checks run beside it.
 	}, 600_000);
 });

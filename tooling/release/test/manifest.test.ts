@@ -16,6 +16,7 @@ const packed = new Map(inject("packed").map((pkg) => [pkg.name, pkg]));
 describe("the published packages", () => {
 	it("are the library packages and both apps; tooling is private", () => {
 		expect(packages.map((pkg) => pkg.name).sort()).toEqual([
+			"@agent/ai-sdk",
 			"@agent/compaction",
 			"@agent/interop",
 			"@agent/markdown",
