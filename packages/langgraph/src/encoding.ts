@@ -1,0 +1,71 @@
+import { findExcessiveNesting, MAX_NESTING_DEPTH } from "@agent/session-format/reading";
+import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
+
+/**
+ * A value as LangGraph's serializer wrote it, stored inside a record: JSON inline (readable, and
+ * no string-in-a-string escaping), the serializer's text when it is not JSON a record can hold
+ * (nested too deep), or base64 for bytes.
+ */
+export type Encoded = { json: unknown } | { type: string; text: string } | { type: string; base64: string };
+
+/** An encoded value with what comparing and sizing it needs. */
+export interface EncodedValue {
+	stored: Encoded;
+	/** Equal for equal serializations: the serializer's output. */
+	key: string;
+	/** Its size in the log, roughly (UTF-16 units of its text). */
+	bytes: number;
+}
+
+// Room for the record's own levels (data, value, json) under the store's nesting limit.
+const NESTING_ROOM = MAX_NESTING_DEPTH - 8;
+const keys = new WeakMap<object, string>();
+
+export async function encodeValue(serde: SerializerProtocol, value: unknown): Promise<EncodedValue> {
+	const [type, bytes] = await serde.dumpsTyped(value);
+	if (type === "json") {
+		const text = typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes);
+		const json = JSON.parse(text) as unknown;
+		const stored: Encoded = findExcessiveNesting(json, NESTING_ROOM) === undefined ? { json } : { type, text };
+		keys.set(stored, text);
+		return { stored, key: text, bytes: text.length };
+	}
+	const base64 = Buffer.from(bytes).toString("base64");
+	const stored: Encoded = { type, base64 };
+	const key = `${type}:${base64}`;
+	keys.set(stored, key);
+	return { stored, key, bytes: base64.length };
+}
+
+/** The key of a stored value: what encodeValue gave for it (JSON read back is printed again). */
+export function keyOf(stored: Encoded): string {
+	let key = keys.get(stored);
+	if (key === undefined) {
+		key =
+			"json" in stored
+				? JSON.stringify(stored.json)
+				: "text" in stored
+					? stored.text
+					: `${stored.type}:${stored.base64}`;
+		keys.set(stored, key);
+	}
+	return key;
+}
+
+export function decodeValue(serde: SerializerProtocol, stored: Encoded): Promise<unknown> {
+	if ("json" in stored) return serde.loadsTyped("json", JSON.stringify(stored.json));
+	if ("text" in stored) {
+		return serde.loadsTyped(stored.type, stored.type === "json" ? stored.text : new TextEncoder().encode(stored.text));
+	}
+	return serde.loadsTyped(stored.type, new Uint8Array(Buffer.from(stored.base64, "base64")));
+}
+
+/** A stored value read from a record: undefined when it is not one of the shapes above. */
+export function asEncoded(value: unknown): Encoded | undefined {
+	if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+	const object = value as Record<string, unknown>;
+	if ("json" in object) return object as Encoded;
+	if (typeof object.type !== "string") return undefined;
+	if (typeof object.text === "string" || typeof object.base64 === "string") return object as Encoded;
+	return undefined;
+}
