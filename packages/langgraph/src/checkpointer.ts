@@ -136,22 +136,22 @@ export class StoreCheckpointer extends BaseCheckpointSaver {
 		if (typeof checkpoint?.id !== "string" || checkpoint.id === "") {
 			throw invalidArgument("put needs a checkpoint with an id (a uuid6, as LangGraph makes them)");
 		}
-		const encoded = new Map<string, EncodedChannel>();
-		for (const channel of Object.keys(newVersions ?? {})) {
-			const value = await this.encodeChannel(checkpoint, channel);
-			if (value) encoded.set(channel, value);
-		}
-		const input = {
-			ns,
-			parentId: checkpointIdOf(config),
-			checkpoint,
-			metadata: await encodeValue(this.serde, metadata),
-			newVersions: newVersions ?? {},
-			encoded,
-			encode: (channel: string) => this.encodeChannel(checkpoint, channel),
-			messagesChannel: this.messagesChannel,
-		};
+		// Serialized now (LangGraph goes on with its channels), and queued now: a thread's operations
+		// reach its log in the order LangGraph called them.
+		const encoding = this.encodeCheckpoint(checkpoint, metadata, newVersions ?? {});
+		encoding.catch(() => undefined);
 		await this.threads.exclusive(threadId, async (state) => {
+			const { encoded, metadata: encodedMetadata } = await encoding;
+			const input = {
+				ns,
+				parentId: checkpointIdOf(config),
+				checkpoint,
+				metadata: encodedMetadata,
+				newVersions: newVersions ?? {},
+				encoded,
+				encode: (channel: string) => this.encodeChannel(checkpoint, channel),
+				messagesChannel: this.messagesChannel,
+			};
 			let done: { view: ThreadView; planned: Awaited<ReturnType<typeof planPut>> } | undefined;
 			await this.threads.append(state, async (view) => {
 				const planned = await planPut(view, input);
@@ -171,15 +171,28 @@ export class StoreCheckpointer extends BaseCheckpointSaver {
 		}
 		if (typeof taskId !== "string") throw invalidArgument(`putWrites needs a task id string, got ${typeof taskId}`);
 		const target = { ns: namespaceOf(config), checkpointId, taskId, taskPath };
-		const encoded = await encodeWrites(this.serde, writes ?? []);
-		await this.threads.exclusive(threadId, (state) =>
-			this.threads.append(state, async (view) => planWrites(view, target, encoded)),
-		);
+		const encoding = encodeWrites(this.serde, writes ?? []);
+		encoding.catch(() => undefined);
+		await this.threads.exclusive(threadId, async (state) => {
+			const encoded = await encoding;
+			await this.threads.append(state, async (view) => planWrites(view, target, encoded));
+		});
 	}
 
 	async deleteThread(threadId: string): Promise<void> {
 		const id = threadIdOf({ configurable: { thread_id: threadId } }, "deleteThread") as string;
 		await this.threads.exclusive(id, (state) => this.threads.delete(state));
+	}
+
+	private async encodeCheckpoint(checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions) {
+		const encoded = new Map<string, EncodedChannel>();
+		const channels = Object.keys(newVersions);
+		const values = await Promise.all(channels.map((channel) => this.encodeChannel(checkpoint, channel)));
+		channels.forEach((channel, i) => {
+			const value = values[i];
+			if (value) encoded.set(channel, value);
+		});
+		return { encoded, metadata: await encodeValue(this.serde, metadata) };
 	}
 
 	private async encodeChannel(checkpoint: Checkpoint, channel: string): Promise<EncodedChannel | undefined> {

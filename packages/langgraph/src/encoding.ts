@@ -20,6 +20,32 @@ export interface EncodedValue {
 // Room for the record's own levels (data, value, json) under the store's nesting limit.
 const NESTING_ROOM = MAX_NESTING_DEPTH - 8;
 const keys = new WeakMap<object, string>();
+/** How LangGraph's serializer writes `undefined`. */
+const UNDEFINED = '{"lc":2,"type":"undefined"}';
+
+/**
+ * A key under which a value and the same value read back compare equal. LangGraph's serializer
+ * writes a property that is `undefined` (a ToolMessage's `artifact`...) as a marker, and the
+ * object it revives has no such property, so its next serialization lacks it: such properties
+ * are left out of the key. Cheap: only text that holds the marker is parsed.
+ */
+function canonical(text: string): string {
+	return text.includes(UNDEFINED) ? JSON.stringify(JSON.parse(text), withoutUndefined) : text;
+}
+
+function withoutUndefined(this: unknown, _key: string, value: unknown): unknown {
+	if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+	const object = value as Record<string, unknown>;
+	let copy: Record<string, unknown> | undefined;
+	for (const key of Object.keys(object)) {
+		const item = object[key] as { lc?: unknown; type?: unknown } | null;
+		if (typeof item !== "object" || item === null || item.lc !== 2 || item.type !== "undefined") continue;
+		if (Object.keys(item).length !== 2) continue;
+		copy ??= { ...object };
+		delete copy[key];
+	}
+	return copy ?? value;
+}
 
 export async function encodeValue(serde: SerializerProtocol, value: unknown): Promise<EncodedValue> {
 	const [type, bytes] = await serde.dumpsTyped(value);
@@ -27,8 +53,9 @@ export async function encodeValue(serde: SerializerProtocol, value: unknown): Pr
 		const text = typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes);
 		const json = JSON.parse(text) as unknown;
 		const stored: Encoded = findExcessiveNesting(json, NESTING_ROOM) === undefined ? { json } : { type, text };
-		keys.set(stored, text);
-		return { stored, key: text, bytes: text.length };
+		const key = canonical(text);
+		keys.set(stored, key);
+		return { stored, key, bytes: text.length };
 	}
 	const base64 = Buffer.from(bytes).toString("base64");
 	const stored: Encoded = { type, base64 };
@@ -37,7 +64,7 @@ export async function encodeValue(serde: SerializerProtocol, value: unknown): Pr
 	return { stored, key, bytes: base64.length };
 }
 
-/** The key of a stored value: what encodeValue gave for it (JSON read back is printed again). */
+/** The key of a stored value: what encodeValue gave for it (JSON read back is printed again, the same way). */
 export function keyOf(stored: Encoded): string {
 	let key = keys.get(stored);
 	if (key === undefined) {
