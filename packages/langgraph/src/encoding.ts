@@ -70,9 +70,9 @@ export function keyOf(stored: Encoded): string {
 	if (key === undefined) {
 		key =
 			"json" in stored
-				? JSON.stringify(stored.json)
+				? canonical(JSON.stringify(stored.json))
 				: "text" in stored
-					? stored.text
+					? canonical(stored.text)
 					: `${stored.type}:${stored.base64}`;
 		keys.set(stored, key);
 	}

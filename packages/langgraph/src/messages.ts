@@ -91,17 +91,23 @@ function blocksOf(message: BaseMessage, assistant: boolean): ContentBlock[] {
 		if (b.type === "text" && typeof b.text === "string" && b.text !== "") blocks.push({ type: "text", text: b.text });
 		else if (b.type === "reasoning" && typeof b.reasoning === "string" && thinking.length === 0) {
 			blocks.push({ type: "thinking", thinking: b.reasoning });
-		} else if (assistant && b.type === "tool_call" && typeof b.name === "string" && b.name) {
-			blocks.push({
-				type: "toolCall",
-				id: typeof b.id === "string" && b.id ? b.id : `call_${blocks.length}`,
-				name: b.name,
-				arguments: plainObject(b.args),
-			});
 		} else if (b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string") {
 			blocks.push({ type: "image", data: b.data, mimeType: b.mimeType });
 		} else if (b.type === "image" && typeof b.url === "string") {
 			blocks.push({ type: "text", text: `[image: ${b.url}]` });
+		}
+	}
+	// Tool calls from the message's own list: the standard view has them only for some providers.
+	if (assistant) {
+		const calls = (message as { tool_calls?: { id?: string; name?: unknown; args?: unknown }[] }).tool_calls ?? [];
+		for (const call of calls) {
+			if (typeof call.name !== "string" || call.name === "") continue;
+			blocks.push({
+				type: "toolCall",
+				id: typeof call.id === "string" && call.id ? call.id : `call_${blocks.length}`,
+				name: call.name,
+				arguments: plainObject(call.args),
+			});
 		}
 	}
 	return blocks;

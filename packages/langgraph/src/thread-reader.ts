@@ -93,10 +93,13 @@ export async function storedValue(thread: ThreadView, seq: number): Promise<Stor
 		}
 	}
 	const records = await fetchRecords(thread, chain.slice(start));
+	// One copy, then in place: a long chain of additions costs what it adds, not its length squared.
+	items = items.slice();
 	for (const link of chain.slice(start)) {
 		const data = valueData(records.get(link) as StoredRecord);
-		const more = data?.items ?? [];
-		items = data?.base === undefined ? more.slice() : items.slice(0, data.keep).concat(more);
+		if (data?.base === undefined) items.length = 0;
+		else if (data.keep !== undefined && data.keep < items.length) items.length = data.keep;
+		for (const item of data?.items ?? []) items.push(item);
 	}
 	rememberArray(thread, seq, items, entry.size);
 	return { array: true, items };
