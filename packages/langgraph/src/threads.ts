@@ -1,6 +1,7 @@
 import type { RecordInput, SessionStore, StoredRecord } from "@agent/session-format/reading";
 import { invalidArgument, isNotFound, isSeqConflict, storageFailure } from "./errors.js";
 import type { RecordCache } from "./record-cache.js";
+import { isThreadRecord } from "./record-data.js";
 import { ThreadIndex } from "./thread-index.js";
 import { recordWeight, type ThreadView } from "./thread-reader.js";
 import { threadSessions } from "./thread-sessions.js";
@@ -143,7 +144,11 @@ export class Threads {
 			index = state.index = new ThreadIndex(view.sessionId);
 		}
 		if (lastSeq > index.lastSeq) {
-			for await (const record of this.store.readFrom(view.sessionId, index.lastSeq + 1)) index.apply(record);
+			for await (const record of this.store.readFrom(view.sessionId, index.lastSeq + 1)) {
+				index.apply(record);
+				// Kept while the cache has room: the newest checkpoints' values are then read once, here.
+				if (isThreadRecord(record)) this.cache.set(view.sessionId, record.seq, record, recordWeight(record));
+			}
 			// Lines at the end that could not be read still hold their seqs.
 			if (lastSeq > index.lastSeq) index.lastSeq = lastSeq;
 		}

@@ -73,8 +73,12 @@ describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind
 		const expected = await historyOf(memory, "same-history");
 		expect(expected.length).toBeGreaterThan(8);
 		expect(await historyOf(ours, "same-history")).toEqual(expected);
-		// And from a checkpointer that has never seen the thread (its index built from the log).
+		// And from a checkpointer that has never seen the thread (its index built from the log), and
+		// from one that keeps nothing in memory (every value read from the log).
 		expect(await historyOf(new StoreCheckpointer({ store: opened.store }), "same-history")).toEqual(expected);
+		expect(await historyOf(new StoreCheckpointer({ store: opened.store, cacheBytes: 1 }), "same-history")).toEqual(
+			expected,
+		);
 		const state = await graph.getState({ configurable: { thread_id: "same-history" } });
 		expect((state.values.messages as BaseMessage[]).map((message) => message.text).at(-1)).toBe(
 			"Forecast: sunny in Rome.",
@@ -107,6 +111,37 @@ describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind
 		const records = await recordsOf(opened.store, sessionId);
 		expect(leavesOf(records)).toHaveLength(1);
 		expect(records.filter((record) => record.recordType === "message")).toHaveLength(8);
+	});
+
+	it("a subgraph's checkpoints keep their own namespace and make no branch; its messages are not written twice", async () => {
+		const memory = new MemorySaver();
+		const ours = new StoreCheckpointer({ store: opened.store });
+		for (const checkpointer of [memory, ours]) {
+			await weatherGraph(checkpointer, { subgraph: true }).invoke(
+				{ messages: [new HumanMessage(PARIS)] },
+				{ configurable: { thread_id: "nested" } },
+			);
+		}
+		const graph = weatherGraph(ours, { subgraph: true });
+		const snapshots: StateSnapshot[] = [];
+		for await (const snapshot of graph.getStateHistory({ configurable: { thread_id: "nested" } }))
+			snapshots.push(snapshot);
+		const expected: StateSnapshot[] = [];
+		for await (const snapshot of weatherGraph(memory, { subgraph: true }).getStateHistory({
+			configurable: { thread_id: "nested" },
+		})) {
+			expected.push(snapshot);
+		}
+		expect(history(snapshots)).toEqual(history(expected));
+		const namespaces = new Set<string>();
+		for await (const tuple of ours.list({ configurable: { thread_id: "nested" } })) {
+			namespaces.add(tuple.config.configurable?.checkpoint_ns);
+		}
+		expect([...namespaces].sort()).toEqual(["", expect.stringMatching(/^tools:/)]);
+		const sessionId = await sessionOf(opened.store, "nested");
+		const records = await recordsOf(opened.store, sessionId);
+		expect(leavesOf(records)).toHaveLength(1);
+		expect(records.filter((record) => record.recordType === "message")).toHaveLength(4);
 	});
 
 	it("an interrupted run resumes from another checkpointer over the same store", async () => {
