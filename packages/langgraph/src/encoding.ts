@@ -8,13 +8,39 @@ import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
  */
 export type Encoded = { json: unknown } | { type: string; text: string } | { type: string; base64: string };
 
-/** An encoded value with what comparing and sizing it needs. */
-export interface EncodedValue {
-	stored: Encoded;
-	/** Equal for equal serializations: the serializer's output. */
-	key: string;
+/**
+ * A value as the serializer wrote it, with what comparing and sizing it needs. What a record
+ * stores (`stored`) is made on first use: most items of a list are the same as last time, are
+ * compared by key and never stored again, so their JSON is never parsed.
+ */
+export class EncodedValue {
+	private made: Encoded | undefined;
+
+	constructor(
+		private readonly type: string,
+		/** The serializer's output: text for JSON, base64 for anything else. */
+		private readonly output: string,
+		/** Equal for equal values, also for a value and the same value read back. */
+		readonly key: string,
+	) {}
+
 	/** Its size in the log, roughly (UTF-16 units of its text). */
-	bytes: number;
+	get bytes(): number {
+		return this.output.length;
+	}
+
+	get stored(): Encoded {
+		if (this.made === undefined) {
+			if (this.type !== "json") this.made = { type: this.type, base64: this.output };
+			else {
+				const json = JSON.parse(this.output) as unknown;
+				this.made =
+					findExcessiveNesting(json, NESTING_ROOM) === undefined ? { json } : { type: "json", text: this.output };
+			}
+			keys.set(this.made, this.key);
+		}
+		return this.made;
+	}
 }
 
 // Room for the record's own levels (data, value, json) under the store's nesting limit.
@@ -51,17 +77,10 @@ export async function encodeValue(serde: SerializerProtocol, value: unknown): Pr
 	const [type, bytes] = await serde.dumpsTyped(value);
 	if (type === "json") {
 		const text = typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes);
-		const json = JSON.parse(text) as unknown;
-		const stored: Encoded = findExcessiveNesting(json, NESTING_ROOM) === undefined ? { json } : { type, text };
-		const key = canonical(text);
-		keys.set(stored, key);
-		return { stored, key, bytes: text.length };
+		return new EncodedValue(type, text, canonical(text));
 	}
 	const base64 = Buffer.from(bytes).toString("base64");
-	const stored: Encoded = { type, base64 };
-	const key = `${type}:${base64}`;
-	keys.set(stored, key);
-	return { stored, key, bytes: base64.length };
+	return new EncodedValue(type, base64, `${type}:${base64}`);
 }
 
 /** The key of a stored value: what encodeValue gave for it (JSON read back is printed again, the same way). */

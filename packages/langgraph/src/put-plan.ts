@@ -97,7 +97,8 @@ export async function planPut(thread: ThreadView, input: PutInput): Promise<Plan
 		const items = fresh.items;
 		const baseSeq = parent?.values[channel];
 		const base = baseSeq === undefined ? undefined : index.value(baseSeq);
-		const baseKeys = base?.array && !base.broken ? (await arrayOf(thread, base.seq)).map(keyOf) : [];
+		const baseItems = base?.array && !base.broken ? await arrayOf(thread, base.seq) : [];
+		const baseKeys = baseItems.map(keyOf);
 		const keep = sharedPrefix(baseKeys, items);
 		const added = items.slice(keep);
 		const addedBytes = sumBytes(added);
@@ -113,7 +114,8 @@ export async function planPut(thread: ThreadView, input: PutInput): Promise<Plan
 					)
 				: valueRecord(seq, { ns, channel, version, items: items.map((i) => i.stored) }, size),
 		);
-		arrays.push({ seq, items: items.map((item) => item.stored), size });
+		// The shared items as already in memory (parsed once), then the new ones.
+		arrays.push({ seq, items: [...baseItems.slice(0, keep), ...added.map((item) => item.stored)], size });
 		if (ns === "" && channel === input.messagesChannel) {
 			const live = checkpoint.channel_values[channel] as unknown[];
 			const names = toolNamesOf(live);

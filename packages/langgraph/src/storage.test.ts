@@ -103,10 +103,10 @@ describe("storage", () => {
 		const all: StoredRecord[] = await recordsOf(store, sessionId);
 		const docs = customOf(all, VALUE).filter((value) => value.data.channel === "doc");
 		expect(docs.length).toBeGreaterThan(3);
-		// A fresh reader: building its index reads the log once; the newest checkpoint then reads
-		// only records near the end.
+		// A fresh reader that keeps nothing in memory: building its index reads the log once; the
+		// newest checkpoint then reads only records near the end.
 		const counted = counting(store);
-		const reader = new StoreCheckpointer({ store: counted.store });
+		const reader = new StoreCheckpointer({ store: counted.store, cacheBytes: 1 });
 		await reader.getTuple({ configurable: { thread_id: "far", checkpoint_id: "no such checkpoint" } });
 		const afterIndex = counted.read();
 		expect(afterIndex).toBe(all.length);
