@@ -2,20 +2,12 @@
 // session is a thread, and what bad input gets.
 import { isAgentSessionError, SessionTree } from "@agent/session-format";
 import { ERROR, INTERRUPT } from "@langchain/langgraph-checkpoint";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoreCheckpointer } from "./checkpointer.js";
 import { CHECKPOINT } from "./record-data.js";
-import { customOf, putValues, recordsOf, sessionIdOf, temporaryStore } from "./test-store.js";
+import { customOf, putValues, recordsOf, rootOf, sessionIdOf, temporaryStores } from "./test-store.js";
 
-const root = (thread: string) => ({ configurable: { thread_id: thread, checkpoint_ns: "" } });
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-
-function setup() {
-	const made = temporaryStore();
-	cleanup = made.remove;
-	return { store: made.store, checkpointer: new StoreCheckpointer({ store: made.store }) };
-}
+const setup = temporaryStores();
 
 async function expectInvalid(promise: Promise<unknown>, mentions: string): Promise<void> {
 	const error = await promise.then(
@@ -30,7 +22,7 @@ async function expectInvalid(promise: Promise<unknown>, mentions: string): Promi
 describe("pending writes", () => {
 	it("keep the first regular write of a (task, index) and let a special write replace the last", async () => {
 		const { checkpointer } = setup();
-		const config = await putValues(checkpointer, root("writes"), {}, {});
+		const config = await putValues(checkpointer, rootOf("writes"), {}, {});
 		await checkpointer.putWrites(
 			config,
 			[
@@ -61,7 +53,7 @@ describe("pending writes", () => {
 
 	it("write nothing when every write is stored already", async () => {
 		const { store, checkpointer } = setup();
-		const config = await putValues(checkpointer, root("again"), {}, {});
+		const config = await putValues(checkpointer, rootOf("again"), {}, {});
 		await checkpointer.putWrites(config, [["animals", "dog"]], "task");
 		const before = (await store.metadata(await sessionIdOf(store, "again"))).lastSeq;
 		await checkpointer.putWrites(config, [["animals", "dog"]], "task");
@@ -74,8 +66,8 @@ describe("two writers on one thread", () => {
 		const { store } = setup();
 		const a = new StoreCheckpointer({ store });
 		const b = new StoreCheckpointer({ store });
-		const c1 = await putValues(a, root("race"), { n: 1 }, { n: 1 });
-		expect((await b.getTuple(root("race")))?.checkpoint.id).toBe(c1.configurable?.checkpoint_id);
+		const c1 = await putValues(a, rootOf("race"), { n: 1 }, { n: 1 });
+		expect((await b.getTuple(rootOf("race")))?.checkpoint.id).toBe(c1.configurable?.checkpoint_id);
 		const c2 = await putValues(a, c1, { n: 2 }, { n: 2 });
 		// b has not seen c2: its append is refused (the seq is taken), it reads on and plans again.
 		const c3 = await putValues(b, c1, { n: 3 }, { n: 3 });
@@ -96,9 +88,9 @@ describe("two writers on one thread", () => {
 describe("which session is the thread", () => {
 	it("reading a thread that does not exist creates nothing", async () => {
 		const { store, checkpointer } = setup();
-		expect(await checkpointer.getTuple(root("nobody"))).toBeUndefined();
+		expect(await checkpointer.getTuple(rootOf("nobody"))).toBeUndefined();
 		const listed = [];
-		for await (const tuple of checkpointer.list(root("nobody"))) listed.push(tuple);
+		for await (const tuple of checkpointer.list(rootOf("nobody"))) listed.push(tuple);
 		expect(listed).toEqual([]);
 		expect((await store.list({ archived: true })).sessions).toEqual([]);
 	});
@@ -113,7 +105,7 @@ describe("which session is the thread", () => {
 			return store.create(options);
 		};
 		const checkpointer = new StoreCheckpointer({ store: racing });
-		await putValues(checkpointer, root("raced"), { n: 1 }, { n: 1 });
+		await putValues(checkpointer, rootOf("raced"), { n: 1 }, { n: 1 });
 		const sessions = (await store.list({ archived: true, identityKey: "raced" })).sessions;
 		expect(sessions.map((session) => session.id)).toEqual([rival]);
 		expect(sessions[0]?.lastSeq).toBeGreaterThan(0);
@@ -123,21 +115,21 @@ describe("which session is the thread", () => {
 		const { store, checkpointer } = setup();
 		const chat = await store.create({ identityKey: "alice" });
 		await store.append(chat.id, [{ recordType: "message", role: "user", content: [{ type: "text", text: "hi" }] }]);
-		const config = await putValues(checkpointer, root("alice"), { n: 1 }, { n: 1 });
+		const config = await putValues(checkpointer, rootOf("alice"), { n: 1 }, { n: 1 });
 		const thread = await store.list({ archived: true, identityKey: "alice" });
 		expect(thread.sessions).toHaveLength(2);
 		expect((await checkpointer.getTuple(config))?.checkpoint.channel_values).toEqual({ n: 1 });
 		await checkpointer.deleteThread("alice");
 		expect((await store.list({ archived: true, identityKey: "alice" })).sessions.map((s) => s.id)).toEqual([chat.id]);
-		expect(await checkpointer.getTuple(root("alice"))).toBeUndefined();
+		expect(await checkpointer.getTuple(rootOf("alice"))).toBeUndefined();
 		// The thread starts afresh.
-		await putValues(checkpointer, root("alice"), { n: 7 }, { n: 7 });
-		expect((await checkpointer.getTuple(root("alice")))?.checkpoint.channel_values).toEqual({ n: 7 });
+		await putValues(checkpointer, rootOf("alice"), { n: 7 }, { n: 7 });
+		expect((await checkpointer.getTuple(rootOf("alice")))?.checkpoint.channel_values).toEqual({ n: 7 });
 	});
 
 	it("still finds a thread whose session was archived (archiving hides, it does not delete)", async () => {
 		const { store, checkpointer } = setup();
-		const config = await putValues(checkpointer, root("hidden"), { n: 1 }, { n: 1 });
+		const config = await putValues(checkpointer, rootOf("hidden"), { n: 1 }, { n: 1 });
 		await store.archive(await sessionIdOf(store, "hidden"));
 		const reader = new StoreCheckpointer({ store });
 		expect((await reader.getTuple(config))?.checkpoint.channel_values).toEqual({ n: 1 });
@@ -159,9 +151,9 @@ describe("bad input", () => {
 			checkpointer.put({ configurable: { thread_id: {} } }, checkpoint, meta, {}),
 			"thread_id must be a string",
 		);
-		await expectInvalid(checkpointer.put(root("t"), { ...checkpoint, id: "" }, meta, {}), "checkpoint with an id");
-		await expectInvalid(checkpointer.put(root("x".repeat(1025)), checkpoint, meta, {}), "at most 1024");
-		await expectInvalid(checkpointer.putWrites(root("t"), [["a", 1]], "task"), "checkpoint_id");
+		await expectInvalid(checkpointer.put(rootOf("t"), { ...checkpoint, id: "" }, meta, {}), "checkpoint with an id");
+		await expectInvalid(checkpointer.put(rootOf("x".repeat(1025)), checkpoint, meta, {}), "at most 1024");
+		await expectInvalid(checkpointer.putWrites(rootOf("t"), [["a", 1]], "task"), "checkpoint_id");
 		await expectInvalid(checkpointer.getTuple({ configurable: { thread_id: "t", checkpoint_ns: 5 } }), "checkpoint_ns");
 		expect((await store.list({ archived: true })).sessions).toEqual([]);
 	});

@@ -2,21 +2,13 @@
 // far back written again, and storage that grows with what changes.
 import type { SessionStore, StoredRecord } from "@agent/session-format";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoreCheckpointer } from "./checkpointer.js";
 import { REWRITE_FACTOR } from "./put-plan.js";
 import { CHECKPOINT, VALUE } from "./record-data.js";
-import { customOf, logBytes, putValues, recordsOf, sessionIdOf, temporaryStore } from "./test-store.js";
+import { customOf, logBytes, putValues, recordsOf, rootOf, sessionIdOf, temporaryStores } from "./test-store.js";
 
-const root = (thread: string) => ({ configurable: { thread_id: thread, checkpoint_ns: "" } });
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-
-function setup() {
-	const made = temporaryStore();
-	cleanup = made.remove;
-	return { store: made.store, checkpointer: new StoreCheckpointer({ store: made.store }) };
-}
+const setup = temporaryStores();
 
 /** A store that counts the records its readFrom yields. */
 function counting(store: SessionStore): { store: SessionStore; read: () => number } {
@@ -38,7 +30,7 @@ describe("storage", () => {
 	it("stores a channel version once: a checkpoint that keeps the channel names the record that holds it", async () => {
 		const { store, checkpointer } = setup();
 		const doc = "a long document ".repeat(100);
-		const c1 = await putValues(checkpointer, root("once"), { doc, n: 1 }, { doc: 1, n: 1 });
+		const c1 = await putValues(checkpointer, rootOf("once"), { doc, n: 1 }, { doc: 1, n: 1 });
 		const c2 = await putValues(checkpointer, c1, { doc, n: 2 }, { doc: 1, n: 2 }, ["n"]);
 		const records = await recordsOf(store, await sessionIdOf(store, "once"));
 		const docs = customOf(records, VALUE).filter((value) => value.data.channel === "doc");
@@ -51,7 +43,7 @@ describe("storage", () => {
 
 	it("stores an array as what it adds to the parent's, and reads it back whole", async () => {
 		const { store, checkpointer } = setup();
-		const c1 = await putValues(checkpointer, root("array"), { list: ["a", "b"] }, { list: 1 });
+		const c1 = await putValues(checkpointer, rootOf("array"), { list: ["a", "b"] }, { list: 1 });
 		const c2 = await putValues(checkpointer, c1, { list: ["a", "b", "c"] }, { list: 2 });
 		const c3 = await putValues(checkpointer, c2, { list: ["a", "x"] }, { list: 3 });
 		const values = customOf(await recordsOf(store, await sessionIdOf(store, "array")), VALUE);
@@ -72,7 +64,7 @@ describe("storage", () => {
 
 	it("grows with what changes: a list that gains an item per step takes linear, not quadratic, space", async () => {
 		const { store, checkpointer } = setup();
-		let config: RunnableConfig = root("linear");
+		let config: RunnableConfig = rootOf("linear");
 		const items: string[] = [];
 		const sizes: number[] = [];
 		for (let step = 1; step <= 300; step++) {
@@ -94,7 +86,7 @@ describe("storage", () => {
 	it("writes a value again when it lies too far back, so the newest checkpoint reads only the end of the log", async () => {
 		const { store, checkpointer } = setup();
 		const doc = "the document ".repeat(80);
-		let config = await putValues(checkpointer, root("far"), { doc, n: 0 }, { doc: 1, n: 1 });
+		let config = await putValues(checkpointer, rootOf("far"), { doc, n: 0 }, { doc: 1, n: 1 });
 		for (let step = 2; step <= 120; step++) {
 			await checkpointer.putWrites(config, [["n", "w".repeat(2000)]], `task-${step}`);
 			config = await putValues(checkpointer, config, { doc, n: step }, { doc: 1, n: step }, ["n"]);

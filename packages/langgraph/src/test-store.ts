@@ -7,11 +7,24 @@ import type { SessionStore, StoredRecord } from "@agent/session-format";
 import { createFileStore, type FileSessionStore } from "@agent/session-fs";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { type Checkpoint, emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
-import type { StoreCheckpointer } from "./checkpointer.js";
+import { afterEach } from "vitest";
+import { StoreCheckpointer } from "./checkpointer.js";
 
-export function temporaryStore(): { store: FileSessionStore; remove(): void } {
-	const home = mkdtempSync(join(tmpdir(), "agent-langgraph-unit-"));
-	return { store: createFileStore({ home }), remove: () => rmSync(home, { recursive: true, force: true }) };
+/** A config of the root graph of a thread, without a checkpoint. */
+export const rootOf = (threadId: string) => ({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
+
+/** For a test file: makes a file store in a temporary directory (and a checkpointer over it), removed after each test. */
+export function temporaryStores(): () => { store: FileSessionStore; checkpointer: StoreCheckpointer } {
+	const homes: string[] = [];
+	afterEach(() => {
+		for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+	});
+	return () => {
+		const home = mkdtempSync(join(tmpdir(), "agent-langgraph-unit-"));
+		homes.push(home);
+		const store = createFileStore({ home });
+		return { store, checkpointer: new StoreCheckpointer({ store }) };
+	};
 }
 
 export async function recordsOf(store: SessionStore, id: string): Promise<StoredRecord[]> {

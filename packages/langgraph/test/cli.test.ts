@@ -5,32 +5,26 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { HumanMessage } from "@langchain/core/messages";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoreCheckpointer } from "../src/index.js";
+import { sessionIdOf } from "../src/test-store.js";
 import { weatherGraph } from "./fixtures/weather-graph.mjs";
-import { sessionOf } from "./records.js";
-import { type OpenedStore, openStore, STORE_KINDS } from "./stores.js";
+import { STORE_KINDS, useStore } from "./stores.js";
 
 const cliDir = dirname(createRequire(import.meta.url).resolve("agent-sessions/package.json"));
 const CLI = join(cliDir, "dist", "cli", "agent-sessions.cjs");
 
 describe.each(STORE_KINDS)("agent-sessions context (%s store)", (kind) => {
-	let opened: OpenedStore;
-	beforeAll(async () => {
-		opened = await openStore(kind);
-	});
-	afterAll(async () => {
-		await opened?.close();
-	});
+	const opened = useStore(kind);
 
 	it("shows the conversation of a LangGraph thread, tool call and result included", async () => {
-		const graph = weatherGraph(new StoreCheckpointer({ store: opened.store }));
+		const graph = weatherGraph(new StoreCheckpointer({ store: opened().store }));
 		await graph.invoke(
 			{ messages: [new HumanMessage("What is the weather in Paris?")] },
 			{ configurable: { thread_id: "shown" } },
 		);
-		const id = await sessionOf(opened.store, "shown");
-		const where = kind === "file" ? ["--home", opened.location] : ["--store", opened.location];
+		const id = await sessionIdOf(opened().store, "shown");
+		const where = kind === "file" ? ["--home", opened().location] : ["--store", opened().location];
 		const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...where, "context", id], {
 			env: { ...process.env, NO_COLOR: "1", AGENT_STORE: "" },
 		});

@@ -4,11 +4,11 @@ import { contentText, SessionTree, type StoredRecord } from "@agent/session-form
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoreCheckpointer } from "../src/index.js";
+import { recordsOf, sessionIdOf } from "../src/test-store.js";
 import { weatherGraph } from "./fixtures/weather-graph.mjs";
-import { recordsOf, sessionOf } from "./records.js";
-import { type OpenedStore, openStore, STORE_KINDS } from "./stores.js";
+import { STORE_KINDS, useStore } from "./stores.js";
 
 const PARIS = "What is the weather in Paris?";
 const ROME = "And in Rome?";
@@ -57,17 +57,11 @@ function leavesOf(records: StoredRecord[]): number[] {
 }
 
 describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind) => {
-	let opened: OpenedStore;
-	beforeAll(async () => {
-		opened = await openStore(kind);
-	});
-	afterAll(async () => {
-		await opened?.close();
-	});
+	const opened = useStore(kind);
 
 	it("a messages graph with a tool node gives LangGraph the same state history as its own MemorySaver", async () => {
 		const memory = new MemorySaver();
-		const ours = new StoreCheckpointer({ store: opened.store });
+		const ours = new StoreCheckpointer({ store: opened().store });
 		await converse(memory, "same-history", [PARIS, ROME]);
 		const graph = await converse(ours, "same-history", [PARIS, ROME]);
 		const expected = await historyOf(memory, "same-history");
@@ -75,8 +69,8 @@ describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind
 		expect(await historyOf(ours, "same-history")).toEqual(expected);
 		// And from a checkpointer that has never seen the thread (its index built from the log), and
 		// from one that keeps nothing in memory (every value read from the log).
-		expect(await historyOf(new StoreCheckpointer({ store: opened.store }), "same-history")).toEqual(expected);
-		expect(await historyOf(new StoreCheckpointer({ store: opened.store, cacheBytes: 1 }), "same-history")).toEqual(
+		expect(await historyOf(new StoreCheckpointer({ store: opened().store }), "same-history")).toEqual(expected);
+		expect(await historyOf(new StoreCheckpointer({ store: opened().store, cacheBytes: 1 }), "same-history")).toEqual(
 			expected,
 		);
 		const state = await graph.getState({ configurable: { thread_id: "same-history" } });
@@ -86,11 +80,11 @@ describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind
 	});
 
 	it("the thread is one session whose message records are the conversation, in one branch", async () => {
-		await converse(new StoreCheckpointer({ store: opened.store }), "visible", [PARIS]);
+		await converse(new StoreCheckpointer({ store: opened().store }), "visible", [PARIS]);
 		// The second turn from a checkpointer that reads the first from the log (as a new process would).
-		await converse(new StoreCheckpointer({ store: opened.store }), "visible", [ROME]);
-		const sessionId = await sessionOf(opened.store, "visible");
-		const { context, metadata } = await opened.store.open(sessionId);
+		await converse(new StoreCheckpointer({ store: opened().store }), "visible", [ROME]);
+		const sessionId = await sessionIdOf(opened().store, "visible");
+		const { context, metadata } = await opened().store.open(sessionId);
 		expect(metadata.identityKey).toBe("visible");
 		expect(metadata.firstMessage).toBe(PARIS);
 		expect(context.messages.map((message) => [message.role, contentText(message.content)])).toEqual([
@@ -108,14 +102,14 @@ describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind
 		expect(context.messages[2]).toMatchObject({ role: "toolResult", toolName: "weather", isError: false });
 		// Pending writes and every checkpoint continue one chain: a run without forks is one branch,
 		// and messages read back from the log compare equal to the live ones (nothing written twice).
-		const records = await recordsOf(opened.store, sessionId);
+		const records = await recordsOf(opened().store, sessionId);
 		expect(leavesOf(records)).toHaveLength(1);
 		expect(records.filter((record) => record.recordType === "message")).toHaveLength(8);
 	});
 
 	it("a subgraph's checkpoints keep their own namespace and make no branch; its messages are not written twice", async () => {
 		const memory = new MemorySaver();
-		const ours = new StoreCheckpointer({ store: opened.store });
+		const ours = new StoreCheckpointer({ store: opened().store });
 		for (const checkpointer of [memory, ours]) {
 			await weatherGraph(checkpointer, { subgraph: true }).invoke(
 				{ messages: [new HumanMessage(PARIS)] },
@@ -138,20 +132,20 @@ describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind
 			namespaces.add(tuple.config.configurable?.checkpoint_ns);
 		}
 		expect([...namespaces].sort()).toEqual(["", expect.stringMatching(/^tools:/)]);
-		const sessionId = await sessionOf(opened.store, "nested");
-		const records = await recordsOf(opened.store, sessionId);
+		const sessionId = await sessionIdOf(opened().store, "nested");
+		const records = await recordsOf(opened().store, sessionId);
 		expect(leavesOf(records)).toHaveLength(1);
 		expect(records.filter((record) => record.recordType === "message")).toHaveLength(4);
 	});
 
 	it("an interrupted run resumes from another checkpointer over the same store", async () => {
-		const first = weatherGraph(new StoreCheckpointer({ store: opened.store }), { confirm: true });
+		const first = weatherGraph(new StoreCheckpointer({ store: opened().store }), { confirm: true });
 		const config = { configurable: { thread_id: "interrupted" } };
 		const stopped = (await first.invoke({ messages: [new HumanMessage(PARIS)] }, config)) as {
 			__interrupt__?: { value: unknown }[];
 		};
 		expect(stopped.__interrupt__?.[0]?.value).toEqual({ question: "Look up the weather in Paris?" });
-		const second = weatherGraph(new StoreCheckpointer({ store: opened.store }), { confirm: true });
+		const second = weatherGraph(new StoreCheckpointer({ store: opened().store }), { confirm: true });
 		const waiting = await second.getState(config);
 		expect(waiting.next).toEqual(["tools"]);
 		expect(waiting.tasks[0]?.interrupts[0]?.value).toEqual({ question: "Look up the weather in Paris?" });
@@ -166,7 +160,7 @@ describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind
 	});
 
 	it("updateState from an older checkpoint forks: the new branch continues, the old one stays in the log", async () => {
-		const checkpointer = new StoreCheckpointer({ store: opened.store });
+		const checkpointer = new StoreCheckpointer({ store: opened().store });
 		const graph = await converse(checkpointer, "forked", [PARIS]);
 		const config = { configurable: { thread_id: "forked" } };
 		let question: StateSnapshot | undefined;
@@ -192,10 +186,10 @@ describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind
 			ancestors.push(snapshot.config.configurable?.checkpoint_id);
 		expect(ancestors).toContain(question?.config.configurable?.checkpoint_id);
 		// The session's view: two branches; the active one is the fork's, the first answer is kept.
-		const sessionId = await sessionOf(opened.store, "forked");
-		const records = await recordsOf(opened.store, sessionId);
+		const sessionId = await sessionIdOf(opened().store, "forked");
+		const records = await recordsOf(opened().store, sessionId);
 		expect(leavesOf(records)).toHaveLength(2);
-		const { context } = await opened.store.open(sessionId);
+		const { context } = await opened().store.open(sessionId);
 		const texts = context.messages.map((message) => contentText(message.content));
 		expect(texts).toContain("Forecast: sunny in Oslo.");
 		expect(texts).not.toContain("Forecast: sunny in Paris.");
@@ -206,17 +200,17 @@ describe.each(STORE_KINDS)("StoreCheckpointer under LangGraph (%s store)", (kind
 	});
 
 	it("a removed message leaves the context: the list branches from the last message it keeps", async () => {
-		const checkpointer = new StoreCheckpointer({ store: opened.store });
+		const checkpointer = new StoreCheckpointer({ store: opened().store });
 		const graph = await converse(checkpointer, "removed", [PARIS]);
 		const config = { configurable: { thread_id: "removed" } };
 		const messages = (await graph.getState(config)).values.messages as BaseMessage[];
 		const answer = messages.at(-1) as BaseMessage;
 		await graph.updateState(config, { messages: [new RemoveMessage({ id: answer.id as string })] }, "agent");
-		const sessionId = await sessionOf(opened.store, "removed");
-		const { context } = await opened.store.open(sessionId);
+		const sessionId = await sessionIdOf(opened().store, "removed");
+		const { context } = await opened().store.open(sessionId);
 		expect(context.messages.map((message) => message.role)).toEqual(["user", "assistant", "toolResult"]);
 		// Removing never deletes: the answer is still in the log.
-		const all = (await recordsOf(opened.store, sessionId)).filter((record) => record.recordType === "message");
+		const all = (await recordsOf(opened().store, sessionId)).filter((record) => record.recordType === "message");
 		expect(all.map((record) => contentText(record.content))).toContain("Forecast: sunny in Paris.");
 		expect(((await graph.getState(config)).values.messages as BaseMessage[]).map((m) => m.text)).toEqual([
 			PARIS,

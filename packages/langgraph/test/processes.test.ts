@@ -5,11 +5,11 @@ import { fileURLToPath } from "node:url";
 import { contentText } from "@agent/session-format";
 import { HumanMessage } from "@langchain/core/messages";
 import type { CheckpointTuple } from "@langchain/langgraph-checkpoint";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StoreCheckpointer } from "../src/index.js";
+import { recordsOf, sessionIdOf } from "../src/test-store.js";
 import { weatherGraph } from "./fixtures/weather-graph.mjs";
-import { recordsOf, sessionOf } from "./records.js";
-import { type OpenedStore, openStore, STORE_KINDS } from "./stores.js";
+import { STORE_KINDS, useStore } from "./stores.js";
 
 const CHILD = fileURLToPath(new URL("./fixtures/child.mjs", import.meta.url));
 
@@ -60,29 +60,23 @@ async function everyCheckpoint(checkpointer: StoreCheckpointer, threadId: string
 }
 
 describe.each(STORE_KINDS)("threads across processes (%s store)", (kind) => {
-	let opened: OpenedStore;
-	beforeAll(async () => {
-		opened = await openStore(kind);
-	});
-	afterAll(async () => {
-		await opened?.close();
-	});
+	const opened = useStore(kind);
 
 	it("a new process resumes a thread another process left at an interrupt", async () => {
-		const first = await run(opened.location, "resumed", ["interrupt", "What is the weather in Paris?"]);
+		const first = await run(opened().location, "resumed", ["interrupt", "What is the weather in Paris?"]);
 		expect(first).toEqual([{ interrupted: { question: "Look up the weather in Paris?" } }]);
-		const second = await run(opened.location, "resumed", ["resume", "yes"]);
+		const second = await run(opened().location, "resumed", ["resume", "yes"]);
 		expect(second).toEqual([{ answer: "Forecast: sunny in Paris." }]);
-		const sessionId = await sessionOf(opened.store, "resumed");
-		const { context } = await opened.store.open(sessionId);
+		const sessionId = await sessionIdOf(opened().store, "resumed");
+		const { context } = await opened().store.open(sessionId);
 		expect(context.messages.map((message) => contentText(message.content)).at(-1)).toBe("Forecast: sunny in Paris.");
 	}, 60_000);
 
 	it("two processes on one thread: every turn of both lands, each checkpoint's parent is there, the log verifies", async () => {
-		await run(opened.location, "shared", ["ask", "What is the weather in Lima?"]);
+		await run(opened().location, "shared", ["ask", "What is the weather in Lima?"]);
 		const cities = (prefix: string) => ["Oslo", "Rome", "Kyiv", "Doha", "Bern"].map((city) => `${prefix} in ${city}?`);
-		const a = start(opened.location, "shared", ["ask", ...cities("A: weather")]);
-		const b = start(opened.location, "shared", ["ask", ...cities("B: weather")]);
+		const a = start(opened().location, "shared", ["ask", ...cities("A: weather")]);
+		const b = start(opened().location, "shared", ["ask", ...cities("B: weather")]);
 		expect(await Promise.all([a.done, b.done])).toEqual([0, 0]);
 		for (const [child, prefix] of [
 			[a, "A"],
@@ -97,7 +91,7 @@ describe.each(STORE_KINDS)("threads across processes (%s store)", (kind) => {
 		const times = (child: Child) => child.lines.map((line) => line.at as number);
 		expect(Math.min(...times(a))).toBeLessThan(Math.max(...times(b)));
 		expect(Math.min(...times(b))).toBeLessThan(Math.max(...times(a)));
-		const checkpointer = new StoreCheckpointer({ store: opened.store });
+		const checkpointer = new StoreCheckpointer({ store: opened().store });
 		const tuples = await everyCheckpoint(checkpointer, "shared");
 		// Five checkpoints per turn (input, start, agent, tools, agent), eleven turns, none lost.
 		expect(tuples).toHaveLength(55);
@@ -106,20 +100,20 @@ describe.each(STORE_KINDS)("threads across processes (%s store)", (kind) => {
 			const parent = tuple.parentConfig?.configurable?.checkpoint_id;
 			if (parent !== undefined) expect(ids.has(parent)).toBe(true);
 		}
-		const sessionId = await sessionOf(opened.store, "shared");
-		const questions = (await recordsOf(opened.store, sessionId)).flatMap((record) =>
+		const sessionId = await sessionIdOf(opened().store, "shared");
+		const questions = (await recordsOf(opened().store, sessionId)).flatMap((record) =>
 			record.recordType === "message" && record.role === "user" ? [contentText(record.content)] : [],
 		);
 		expect(new Set(questions)).toEqual(
 			new Set(["What is the weather in Lima?", ...cities("A: weather"), ...cities("B: weather")]),
 		);
-		const [report] = await opened.store.verify(sessionId);
+		const [report] = await opened().store.verify(sessionId);
 		expect(report?.problems).toEqual([]);
 	}, 120_000);
 
 	it("a run killed with SIGKILL loses no acknowledged checkpoint, and the thread goes on", async () => {
 		const child = start(
-			opened.location,
+			opened().location,
 			"killed",
 			["ask", ...["Quito", "Lagos", "Hanoi", "Perth", "Turin", "Cusco"].map((c) => `Weather in ${c}?`)],
 			{
@@ -130,7 +124,7 @@ describe.each(STORE_KINDS)("threads across processes (%s store)", (kind) => {
 		child.process.kill("SIGKILL");
 		await child.done;
 		const answered = child.lines.map((line) => line.answer);
-		const checkpointer = new StoreCheckpointer({ store: opened.store });
+		const checkpointer = new StoreCheckpointer({ store: opened().store });
 		const tuples = await everyCheckpoint(checkpointer, "killed");
 		// Every turn the child saw finish is in the log, whole.
 		const finished = tuples.filter((tuple) => tuple.metadata?.source === "loop" && tuple.pendingWrites?.length === 0);
@@ -146,8 +140,8 @@ describe.each(STORE_KINDS)("threads across processes (%s store)", (kind) => {
 			{ configurable: { thread_id: "killed" } },
 		);
 		expect(state.messages.at(-1)?.text).toBe("Forecast: sunny in Cairo.");
-		const sessionId = await sessionOf(opened.store, "killed");
-		const [report] = await opened.store.verify(sessionId);
+		const sessionId = await sessionIdOf(opened().store, "killed");
+		const [report] = await opened().store.verify(sessionId);
 		expect(report?.problems.filter((problem) => problem.kind === "corrupt_line" || problem.kind === "seq_gap")).toEqual(
 			[],
 		);

@@ -7,6 +7,7 @@ import type { SessionStore } from "@agent/session-format";
 import { createFileStore } from "@agent/session-fs";
 import { openPgStore } from "@agent/session-pg";
 import { createTestDatabase, findTestPostgres } from "@agent/session-pg/testing";
+import { afterAll, beforeAll } from "vitest";
 
 const server = await findTestPostgres();
 
@@ -38,5 +39,20 @@ export async function openStore(kind: StoreKind): Promise<OpenedStore> {
 			await store.close();
 			await database.drop();
 		},
+	};
+}
+
+/** For a describe block: a store of this kind opened before its tests and closed after them. */
+export function useStore(kind: StoreKind): () => OpenedStore {
+	let opened: OpenedStore | undefined;
+	beforeAll(async () => {
+		opened = await openStore(kind);
+	});
+	afterAll(async () => {
+		await opened?.close();
+	});
+	return () => {
+		if (!opened) throw new Error("the store is opened in beforeAll");
+		return opened;
 	};
 }
