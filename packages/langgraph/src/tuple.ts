@@ -10,7 +10,7 @@ import {
 	TASKS,
 	writesSortKey,
 } from "@langchain/langgraph-checkpoint";
-import { decodeValue } from "./encoding.js";
+import { decodeValue, type Encoded } from "./encoding.js";
 import { storageFailure } from "./errors.js";
 import { checkpointData, writesData } from "./record-data.js";
 import type { CheckpointEntry, WriteEntry } from "./thread-index.js";
@@ -58,7 +58,7 @@ export async function buildTuple(
 	for (const [channel, seq] of Object.entries(entry.values)) {
 		const stored = await storedValue(thread, seq);
 		channelValues[channel] = stored.array
-			? await Promise.all(stored.items.map((item) => decodeValue(context.serde, item)))
+			? await decodeItems(context.serde, stored.items)
 			: await decodeValue(context.serde, stored.value);
 	}
 	const checkpoint = { ...data.checkpoint, channel_values: channelValues } as unknown as Checkpoint;
@@ -85,6 +85,20 @@ export async function buildTuple(
 	};
 	if (entry.parentId !== undefined) tuple.parentConfig = configOf(thread.threadId, entry.ns, entry.parentId);
 	return tuple;
+}
+
+/**
+ * An array's items as the serializer reads them back: one call for the whole array when every
+ * item is inline JSON (the serializer revives an array item by item, so it is the same), else one
+ * per item.
+ */
+async function decodeItems(serde: SerializerProtocol, items: Encoded[]): Promise<unknown[]> {
+	if (items.length > 1 && items.every((item) => "json" in item)) {
+		const text = `[${items.map((item) => JSON.stringify((item as { json: unknown }).json)).join(",")}]`;
+		const value: unknown = await serde.loadsTyped("json", text);
+		if (Array.isArray(value) && value.length === items.length) return value;
+	}
+	return Promise.all(items.map((item) => decodeValue(serde, item)));
 }
 
 function writeValue(records: Map<number, StoredRecord>, write: WriteEntry, context: TupleContext): Promise<unknown> {
