@@ -14,6 +14,11 @@ import { STORE_KINDS, useStore } from "./stores.js";
 const cliDir = dirname(createRequire(import.meta.url).resolve("agent-sessions/package.json"));
 const CLI = join(cliDir, "dist", "cli", "agent-sessions.cjs");
 
+async function cli(args: string[]): Promise<string> {
+	const env = { ...process.env, NO_COLOR: "1", AGENT_STORE: "" };
+	return (await promisify(execFile)(process.execPath, [CLI, ...args], { env })).stdout;
+}
+
 describe.each(STORE_KINDS)("agent-sessions context (%s store)", (kind) => {
 	const opened = useStore(kind);
 
@@ -25,10 +30,7 @@ describe.each(STORE_KINDS)("agent-sessions context (%s store)", (kind) => {
 		);
 		const id = await sessionIdOf(opened().store, "shown");
 		const where = kind === "file" ? ["--home", opened().location] : ["--store", opened().location];
-		const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...where, "context", id], {
-			env: { ...process.env, NO_COLOR: "1", AGENT_STORE: "" },
-		});
-		const lines = stdout.split("\n");
+		const lines = (await cli([...where, "context", id])).split("\n");
 		expect(lines[0]).toMatch(/^4 message\(s\)/);
 		const shown = lines.slice(1).filter((line) => line !== "");
 		expect(shown[0]).toMatch(/^\[user\] #\d+$/);
@@ -37,5 +39,17 @@ describe.each(STORE_KINDS)("agent-sessions context (%s store)", (kind) => {
 		expect(shown.join("\n")).toMatch(/weather.*Paris/);
 		expect(shown).toContain("sunny in Paris");
 		expect(shown.at(-1)).toBe("Forecast: sunny in Paris.");
+		// Search and export see it too.
+		const found = await cli([...where, "search", "--json", "sunny in Paris"]);
+		expect(
+			(JSON.parse(found) as { sessionId: string; role: string }[]).map((hit) => [hit.sessionId, hit.role]),
+		).toEqual([
+			[id, "toolResult"],
+			[id, "assistant"],
+		]);
+		const markdown = await cli([...where, "export", id, "--format", "md"]);
+		expect(markdown).toContain("What is the weather in Paris?");
+		expect(markdown).toContain("### Tool result: weather");
+		expect(markdown).toContain("Forecast: sunny in Paris.");
 	}, 60_000);
 });
