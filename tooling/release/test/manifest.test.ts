@@ -18,6 +18,7 @@ describe("the published packages", () => {
 		expect(packages.map((pkg) => pkg.name).sort()).toEqual([
 			"@agent/compaction",
 			"@agent/interop",
+			"@agent/langgraph",
 			"@agent/markdown",
 			"@agent/session",
 			"@agent/session-format",
