@@ -116,7 +116,8 @@ export async function planPut(thread: ThreadView, input: PutInput): Promise<Plan
 		);
 		// The shared items as already in memory (parsed once), then the new ones.
 		arrays.push({ seq, items: [...baseItems.slice(0, keep), ...added.map((item) => item.stored)], size });
-		if (ns === "" && channel === input.messagesChannel) {
+		// Messages are mirrored when the list changed (not when an unchanged list is written again).
+		if (ns === "" && channel === input.messagesChannel && !old) {
 			const live = checkpoint.channel_values[channel] as unknown[];
 			const names = toolNamesOf(live);
 			// The message records on the parent's path are its list; when this list does not start with all of it, branch.

@@ -1,6 +1,7 @@
 // How a thread is stored: each channel value once per version, an array as what it adds, values
 // far back written again, and storage that grows with what changes.
 import type { SessionStore, StoredRecord } from "@agent/session-format";
+import { HumanMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { describe, expect, it } from "vitest";
 import { StoreCheckpointer } from "./checkpointer.js";
@@ -27,6 +28,21 @@ function counting(store: SessionStore): { store: SessionStore; read: () => numbe
 }
 
 describe("storage", () => {
+	it("writes an unchanged messages list again when it lies far back, without writing its messages twice", async () => {
+		const { store, checkpointer } = setup();
+		const messages = [new HumanMessage({ content: "Hello", id: "m1" })];
+		let config = await putValues(checkpointer, rootOf("kept"), { messages, n: 0 }, { messages: 1, n: 1 });
+		for (let step = 2; step <= 40; step++) {
+			await checkpointer.putWrites(config, [["n", "w".repeat(2000)]], `task-${step}`);
+			config = await putValues(checkpointer, config, { messages, n: step }, { messages: 1, n: step }, ["n"]);
+		}
+		const records = await recordsOf(store, await sessionIdOf(store, "kept"));
+		expect(customOf(records, VALUE).filter((value) => value.data.channel === "messages").length).toBeGreaterThan(1);
+		expect(records.filter((record) => record.recordType === "message")).toHaveLength(1);
+		const { context } = await store.open(await sessionIdOf(store, "kept"));
+		expect(context.messages.map((message) => message.role)).toEqual(["user"]);
+	});
+
 	it("stores a channel version once: a checkpoint that keeps the channel names the record that holds it", async () => {
 		const { store, checkpointer } = setup();
 		const doc = "a long document ".repeat(100);
