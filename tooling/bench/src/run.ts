@@ -12,13 +12,14 @@ import { renderFailures, renderTable } from "./table.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-const USAGE = `usage: node dist/run.js [--quick] [--only ${CASE_GROUPS.join(",")},pg] [--data DIR] [--json FILE] [--clean]
+const USAGE = `usage: node dist/run.js [--quick] [--only ${CASE_GROUPS.join(",")},pg,langgraph] [--data DIR] [--json FILE] [--clean]
 
 Runs agent-sessions' file store and pi-coding-agent's SessionManager on identical generated
 conversations, each case in a child process of its own, and prints medians, ratios and floors.
   --quick   small sizes (CI); default: the full sizes of docs/benchmarks.md
   --only    run only these groups of cases (comma-separated); pg: PostgreSQL beside the file store
-            (dist/pg-bench.js, in a child process; skipped without a PostgreSQL)
+            (dist/pg-bench.js, in a child process; skipped without a PostgreSQL); langgraph: a
+            LangGraph thread on disk against LangGraph's own savers (dist/langgraph-bench.js)
   --data    where generated sessions are cached (default <repo>/.bench-data, gitignored)
   --json    also write the results as JSON to FILE
   --clean   delete the data directory and exit`;
@@ -46,21 +47,28 @@ async function main(): Promise<number> {
 		return 0;
 	}
 	const only = values.only?.split(",").map((group) => group.trim()) ?? [];
-	const unknown = only.filter((group) => group !== "pg" && !(CASE_GROUPS as readonly string[]).includes(group));
+	const separate = ["pg", "langgraph"];
+	const unknown = only.filter(
+		(group) => !separate.includes(group) && !(CASE_GROUPS as readonly string[]).includes(group),
+	);
 	if (unknown.length > 0) {
 		console.error(`unknown group(s) ${unknown.join(", ")}\n${USAGE}`);
 		return 2;
 	}
 	const want = (group: CaseGroup) => only.length === 0 || only.includes(group);
-	const runPg = () =>
+	const runSeparate = (script: string) =>
 		spawnSync(
 			process.execPath,
-			[fileURLToPath(new URL("pg-bench.js", import.meta.url)), ...(values.quick ? ["--quick"] : [])],
-			{
-				stdio: "inherit",
-			},
+			["--expose-gc", fileURLToPath(new URL(script, import.meta.url)), ...(values.quick ? ["--quick"] : [])],
+			{ stdio: "inherit" },
 		).status ?? 1;
-	if (only.length === 1 && only[0] === "pg") return runPg();
+	const runPg = () => runSeparate("pg-bench.js");
+	const runLanggraph = () => runSeparate("langgraph-bench.js");
+	if (only.length > 0 && only.every((group) => separate.includes(group))) {
+		const pg = only.includes("pg") ? runPg() : 0;
+		const langgraph = only.includes("langgraph") ? runLanggraph() : 0;
+		return pg !== 0 || langgraph !== 0 ? 1 : 0;
+	}
 	const plan = planFor(values.quick ? "quick" : "full");
 	const log = (line: string) => console.error(line);
 
@@ -92,7 +100,12 @@ async function main(): Promise<number> {
 		writeFileSync(values.json, `${JSON.stringify(result, null, "\t")}\n`);
 	}
 	const pgStatus = only.length === 0 || only.includes("pg") ? runPg() : 0;
-	return pgStatus !== 0 || rows.some((row) => [row.ours, row.pi, row.floor].some((m) => m?.status === "error")) ? 1 : 0;
+	const langgraphStatus = only.length === 0 || only.includes("langgraph") ? runLanggraph() : 0;
+	return pgStatus !== 0 ||
+		langgraphStatus !== 0 ||
+		rows.some((row) => [row.ours, row.pi, row.floor].some((m) => m?.status === "error"))
+		? 1
+		: 0;
 }
 
 process.exitCode = await main();

@@ -19,6 +19,7 @@ describe("the published packages", () => {
 			"@agent/ai-sdk",
 			"@agent/compaction",
 			"@agent/interop",
+			"@agent/langgraph",
 			"@agent/markdown",
 			"@agent/openai-agents",
 			"@agent/pi-agent",

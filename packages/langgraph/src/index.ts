@@ -1,0 +1,1 @@
+export { StoreCheckpointer, type StoreCheckpointerOptions } from "./checkpointer.js";
