@@ -109,13 +109,15 @@ interface SqliteModule {
 async function sqlite(scratch: string): Promise<Saver | string> {
 	const name = "@langchain/langgraph-checkpoint-sqlite";
 	let module: SqliteModule;
+	let saver: ReturnType<SqliteModule["SqliteSaver"]["fromConnString"]>;
+	const path = join(scratch, "checkpoints.sqlite");
 	try {
 		module = (await import(name)) as SqliteModule;
+		// better-sqlite3 loads its native binding here, not at import.
+		saver = module.SqliteSaver.fromConnString(path);
 	} catch (error) {
 		return `not installed (${(error as Error).message.split("\n")[0]}); build its native better-sqlite3 with \`pnpm --filter @agent/bench rebuild better-sqlite3\``;
 	}
-	const path = join(scratch, "checkpoints.sqlite");
-	const saver = module.SqliteSaver.fromConnString(path);
 	return {
 		name: "SqliteSaver",
 		saver,
