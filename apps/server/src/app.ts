@@ -14,6 +14,7 @@ import { registerSessionReadRoutes } from "./routes/session-reads.js";
 import { registerSessionRoutes } from "./routes/sessions.js";
 import { registerTurnRoutes } from "./routes/turns.js";
 import { registerWebPageRoutes } from "./routes/web-page.js";
+import type { RouteDeps } from "./route-deps.js";
 import type { JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, bearerToken, refuseRequest, tokenMatches } from "./security.js";
 import { Shutdown } from "./shutdown.js";
@@ -35,9 +36,6 @@ export interface AppOptions {
 	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
 	shutdown?: Shutdown;
 }
-
-/** What the route modules share. */
-export type RouteDeps = Pick<AppOptions, "runtime" | "models" | "scheduler" | "assets"> & { shutdown: Shutdown };
 
 /**
  * Every answer of the API (errors and 404s included) and of /healthz: never cached (it holds

@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 import { queryParams } from "../request-input.js";
 import { searchQuery } from "../schemas.js";
 

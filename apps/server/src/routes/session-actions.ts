@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 import { CompactionRuns } from "../compaction-runs.js";
 import { jsonBody, sessionIdParam } from "../request-input.js";
 import { branchBody, compactBody, forkBody, labelBody } from "../schemas.js";

@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 import { jsonBody, queryParams, sessionIdParam } from "../request-input.js";
 import { createSessionBody, listQuery, updateSessionBody } from "../schemas.js";
 

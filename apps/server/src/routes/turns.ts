@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 import { HttpError } from "../http-error.js";
 import { sessionIdParam } from "../request-input.js";
 
