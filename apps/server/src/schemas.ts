@@ -67,6 +67,8 @@ export const sendMessageBody = z.object({
 	model: modelName.optional(),
 	/** The thinking level from this turn on (pi-ai's reasoning option). */
 	thinkingLevel: thinkingLevel.optional(),
+	/** The record the message continues from (the branch on screen); default: the active leaf. */
+	parentSeq: seq.optional(),
 });
 
 /** POST /api/identities/:key/messages: the key comes from the path. */
