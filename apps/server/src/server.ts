@@ -5,6 +5,7 @@ import { getRequestListener } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { attachEventSockets, type EventSockets } from "./event-sockets.js";
 import { createModelCatalog } from "./model-catalog.js";
+import { RunningTurns } from "./running-turns.js";
 import { type JobRunReport, JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, assertSafeBind, checkToken, resolveToken } from "./security.js";
 import type { SendBudgetOptions } from "./send-budget.js";
@@ -106,6 +107,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	);
 
 	const storeHome = storeHomeOf(runtime);
+	// Subscribed before anything can start a turn, so every turn's text so far is known.
+	const turns = new RunningTurns(runtime);
 	const app = createApp({
 		runtime,
 		policy,
@@ -123,6 +126,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		policy,
 		...(options.socketBudget ? { budget: options.socketBudget } : {}),
 		...(storeHome ? { storeHome } : {}),
+		turns,
 	});
 
 	await new Promise<void>((resolve, reject) => {
@@ -161,6 +165,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 				server.closeAllConnections();
 				await closed;
 				await instances.close();
+				turns.close();
 				if (ownsRuntime) await settlesWithin(runtime.idle(), ABORT_SETTLE_MS);
 			})();
 			return closing;
