@@ -43,6 +43,7 @@ export {
 	type SendOptions,
 	type TurnResult,
 } from "./runtime.js";
+export { followStoreChanges, type StoreFollow } from "./store-follow.js";
 export {
 	chooseStoreLocation,
 	describeStore,
