@@ -115,6 +115,8 @@ export const searchQuery = z.object({
 		.optional(),
 	cwd: z.string().max(4096).optional(),
 	limit: queryInt(1, 500).optional(),
+	/** Skip this many hits: the next page of the same search. */
+	offset: queryInt(0, 1_000_000).optional(),
 });
 
 /** GET /api/sessions/:id/records: `after` pages forwards, `before` backwards (newest first pages). */

@@ -103,7 +103,7 @@ describe.skipIf(skipBrowser)("compaction from the web page", () => {
 		const status = page.locator("#compact-status");
 		await expect
 			.poll(() => status.textContent(), { timeout: 20_000 })
-			.toMatch(/Summarized \d+ of \d+ messages \(\d+ calls? to the summarizer\)/);
+			.toMatch(/Summarized \d+ of \d+ messages \(call \d+ of \d+ done\)/);
 		expect(Number(await page.locator("#compact-bar").getAttribute("value"))).toBeGreaterThan(0);
 		expect(await page.locator("#compact-cancel").textContent()).toBe("Stop");
 		await page.locator("#compact-cancel").click();

@@ -1,9 +1,9 @@
 import { checkParentSeq, type QueuedTurn, type SendOptions } from "@agent/session";
 import { isAgentSessionError } from "@agent/session-format";
 import type { Context, Hono } from "hono";
-import type { RouteDeps } from "../route-deps.js";
 import { HttpError, toHttpError } from "../http-error.js";
 import { jsonBody, queryParams, sessionIdParam } from "../request-input.js";
+import type { RouteDeps } from "../route-deps.js";
 import { identityKeyParam, sendMessageBody, sendMessageQuery } from "../schemas.js";
 
 /**

@@ -1,4 +1,4 @@
-import { modelLabel, type SessionMetadata } from "@agent/session-format/reading";
+import { listingTime, modelLabel, type SessionMetadata } from "@agent/session-format/reading";
 import type { Api } from "./api.js";
 import { h } from "./dom.js";
 import { fullDate, relativeTime } from "./format.js";
@@ -7,6 +7,11 @@ import { VirtualList } from "./virtual-list.js";
 type ListRow = { kind: "session"; session: SessionMetadata } | { kind: "hint"; text: string };
 
 const PAGE = 100;
+
+/** The server's order (S7.5): newest activity first, then the greater id. */
+function newestFirst(a: SessionMetadata, b: SessionMetadata): number {
+	return listingTime(b) - listingTime(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
 /** Load the next page when the view is this close to the end of what is loaded, in px. */
 const PREFETCH_PX = 800;
 
@@ -61,13 +66,44 @@ export class SessionList {
 		}
 	}
 
-	/** A session's new metadata (from the live feed): moved to its place by activity. */
-	update(metadata: SessionMetadata): void {
+	/**
+	 * A session's new metadata (from the live feed: a rename, a reply, an archive, a session made
+	 * elsewhere): moved to its place by activity, taken in when it now matches the filter, taken
+	 * out when it no longer does. Sorted as the server sorts, so the pages loaded later fit.
+	 */
+	update(metadata: SessionMetadata): boolean {
 		const index = this.sessions.findIndex((session) => session.id === metadata.id);
-		if (index < 0) return;
-		this.sessions[index] = metadata;
-		this.sessions.sort((a, b) => b.lastMessageAt.localeCompare(a.lastMessageAt));
+		const matches = this.matches(metadata);
+		if (index >= 0 && !matches) this.sessions.splice(index, 1);
+		else if (index >= 0) this.sessions[index] = metadata;
+		else if (matches) {
+			// Beyond the pages loaded (older than the last one), it comes with its page.
+			const last = this.sessions.at(-1);
+			if (this.nextCursor !== undefined && last && newestFirst(metadata, last) > 0) return true;
+			this.sessions.push(metadata);
+		} else return true;
+		this.sessions.sort(newestFirst);
 		this.show([metadata.id]);
+		return true;
+	}
+
+	/** A session deleted (from the live feed). */
+	remove(id: string): void {
+		const index = this.sessions.findIndex((session) => session.id === id);
+		if (index < 0) return;
+		this.sessions.splice(index, 1);
+		this.show();
+	}
+
+	/** Whether the list's filter (the archived toggle, the search text) takes the session. */
+	private matches(metadata: SessionMetadata): boolean {
+		if (metadata.archivedAt && !this.filter.archived) return false;
+		const search = this.filter.search.toLowerCase();
+		return (
+			search.length === 0 ||
+			metadata.id.toLowerCase().includes(search) ||
+			(metadata.name ?? "").toLowerCase().includes(search)
+		);
 	}
 
 	/** Re-draws rows (the current session or the busy ones changed). */
