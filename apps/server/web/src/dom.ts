@@ -69,8 +69,9 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
  * reason instead of acting (the session header does that). Without a reason it acts again, with
  * its own tooltip back.
  */
-export function setAvailable(button: HTMLButtonElement, reason: string | undefined): void {
+export function setAvailable(button: HTMLButtonElement, reason: string | undefined, title?: string): void {
 	button.dataset.title ??= button.title;
+	if (title !== undefined) button.dataset.title = title;
 	if (reason === undefined) {
 		button.removeAttribute("aria-disabled");
 		delete button.dataset.reason;

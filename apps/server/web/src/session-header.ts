@@ -120,7 +120,11 @@ export class SessionHeader {
 						? "Nothing to compact yet: the session has no messages"
 						: undefined,
 		);
-		setAvailable(el.fork, !saved ? NOT_SAVED : empty ? "Nothing to fork yet: the session has no messages" : undefined);
+		setAvailable(
+			el.fork,
+			!saved ? NOT_SAVED : empty ? "Nothing to fork yet: the session has no messages" : undefined,
+			`Copy the conversation up to ${at === null ? "the end" : `#${at}`} into a new session`,
+		);
 		setAvailable(
 			el.branch,
 			!saved
@@ -130,12 +134,9 @@ export class SessionHeader {
 					: at === state.activeLeaf && state.selectedSeq === null
 						? "Select an earlier message first (click it): Branch makes the next message continue from there. The conversation already continues from here."
 						: undefined,
+			`Continue the conversation from #${at ?? "…"} (the next message goes there)`,
 		);
 		for (const button of [el.exportButton, el.archive, el.remove]) setAvailable(button, saved ? undefined : NOT_SAVED);
-		if (saved && at !== null) {
-			el.branch.title = `Continue the conversation from #${at} (the next message goes there)`;
-			el.fork.title = `Copy the conversation up to #${at} into a new session`;
-		}
 	}
 
 	private renderFacts(metadata: SessionMetadata, contextTokens: number | undefined): void {

@@ -46,9 +46,42 @@ export class SessionList {
 			keyOf: (row) => (row.kind === "session" ? row.session.id : "hint"),
 			estimateSize: () => 61,
 			render: (row) => this.renderRow(row),
-			onChange: () => this.maybeLoadMore(),
+			onChange: () => {
+				this.maybeLoadMore();
+				this.syncTabStop();
+			},
 		});
 		scroller.addEventListener("keydown", (event) => this.onKey(event));
+		scroller.addEventListener("focusin", (event) => {
+			const id = (event.target as HTMLElement).closest<HTMLElement>("[data-id]")?.dataset.id;
+			if (id) this.tabStop = id;
+			this.syncTabStop();
+		});
+	}
+
+	/** The session the list's one Tab stop is on: the one last focused, else the open one, else the first. */
+	private tabStop: string | undefined;
+
+	/** The list is one Tab stop (arrow keys move within it): only that session's button takes Tab. */
+	private syncTabStop(): void {
+		const ids = new Set(this.sessions.map((session) => session.id));
+		const current = this.handlers.currentId();
+		const stop =
+			(this.tabStop && ids.has(this.tabStop) ? this.tabStop : undefined) ??
+			(current && ids.has(current) ? current : undefined) ??
+			this.sessions[0]?.id;
+		let drawn = false;
+		for (const [key, row] of this.list.mountedRows()) {
+			const button = row.querySelector<HTMLButtonElement>("button");
+			if (!button) continue;
+			button.tabIndex = key === stop ? 0 : -1;
+			drawn ||= key === stop;
+		}
+		// The stop scrolled out of view: the first session drawn takes Tab instead.
+		if (!drawn) {
+			const first = this.list.mountedRows().next().value?.[1].querySelector<HTMLButtonElement>("button");
+			if (first) first.tabIndex = 0;
+		}
 	}
 
 	/** Loads the first page for a filter (or the current one again). */

@@ -245,7 +245,8 @@ export class Transcript {
 		const copy = target.closest("[data-copy-code]");
 		if (copy) {
 			const code = copy.closest(".code-block")?.querySelector("code, pre");
-			this.handlers.onCopy(code?.textContent ?? "", "Code copied.");
+			// The code as written: without the line break that ends every fenced block.
+			this.handlers.onCopy((code?.textContent ?? "").replace(/\n$/, ""), "Code copied.");
 			return;
 		}
 		const image = target.closest<HTMLImageElement>("img.message-image");
