@@ -39,6 +39,9 @@ export class SessionTabs {
 		private readonly port: SessionPort,
 		private readonly handlers: TabHandlers,
 	) {
+		// A tab panel takes the focus (as the ARIA tabs pattern has it): the Context one is a scroll
+		// area with nothing else to focus, which a keyboard could not scroll otherwise.
+		this.panels.context.tabIndex = 0;
 		this.contextPanel = new ContextPanel(this.panels.context, { onCompact: () => handlers.onCompact() });
 		this.treeView = new TreeView(this.panels.tree, {
 			onPick: (seq) => handlers.onPick(seq),
