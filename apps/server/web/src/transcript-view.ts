@@ -140,9 +140,16 @@ export class Transcript {
 		this.highlight = text ? { seq, text } : undefined;
 		this.tabStop = seq;
 		this.list.refresh([seq, ...(marked !== undefined && marked !== seq ? [marked] : [])]);
+		// The list settles its measurements over a few frames: scrolled again each, focused once (the
+		// focus may have moved on meanwhile, and must not be taken back).
+		let focused = !focus;
 		const scroll = (tries: number) => {
 			this.list.scrollToKey(seq, "center");
-			if (focus) this.list.rowOf(seq)?.querySelector<HTMLElement>("[data-message]")?.focus({ preventScroll: true });
+			const message = this.list.rowOf(seq)?.querySelector<HTMLElement>("[data-message]");
+			if (!focused && message) {
+				message.focus({ preventScroll: true });
+				focused = true;
+			}
 			if (tries > 0) requestAnimationFrame(() => scroll(tries - 1));
 		};
 		scroll(3);
