@@ -10,6 +10,12 @@ import { makePrivateDir } from "./safe-files.js";
 const DEFAULT_POLL_MS = 1000;
 /** Events that come together (a turn's appends) are looked at once. */
 const SETTLE_MS = 30;
+/**
+ * At most one listing this often, however busy the store: each costs a stat per session, and a
+ * process writing thousands of records a second (an import, a migration) must not make the
+ * watching server spend its time listing.
+ */
+const MIN_SCAN_GAP_MS = 250;
 
 export interface StoreWatchOptions {
 	/** The store's home. */
@@ -38,8 +44,10 @@ export async function watchStore(options: StoreWatchOptions, onChange: (change: 
 	let scanning: Promise<void> | undefined;
 	let again = false;
 	let timer: ReturnType<typeof setTimeout> | undefined;
+	let lastScan = 0;
 
 	const scan = async (): Promise<void> => {
+		lastScan = Date.now();
 		token = currentMetadataChanges(markPath);
 		directory = directoryState(sessionsRoot(home));
 		const listed = await options.listAll();
@@ -71,7 +79,8 @@ export async function watchStore(options: StoreWatchOptions, onChange: (change: 
 			});
 	};
 	const schedule = () => {
-		if (!closed && timer === undefined) timer = setTimeout(run, SETTLE_MS);
+		if (closed || timer !== undefined) return;
+		timer = setTimeout(run, Math.max(SETTLE_MS, lastScan + MIN_SCAN_GAP_MS - Date.now()));
 	};
 
 	const watchers = new Map<string, FSWatcher>();

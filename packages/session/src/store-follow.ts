@@ -16,10 +16,12 @@ export interface StoreFollow {
 /**
  * Makes what other processes write to the store (`agent-sessions send` or `append` in a
  * terminal, another tool, a PostgreSQL client) show as this runtime's events, as if it had
- * written it: `record.appended` for each new record of a session it has told of before (in log
- * order), `session.created`, `session.updated` and `session.deleted`. Its own writes, and what
- * other instances' relays told already, are recognized by their seqs and not told twice. Needs a
- * store with `watch` (both built-in stores have it); without one it does nothing.
+ * written it: `session.created`, `session.updated`, `session.deleted`, and, for a session someone
+ * subscribed to in particular (a page showing it), `record.appended` for each new record (in log
+ * order). Its own writes, and what other instances' relays told already, are recognized by their
+ * seqs and not told twice. Changes to one session that come together are told once, with the
+ * latest metadata. Needs a store with `watch` (both built-in stores have it); without one it
+ * does nothing.
  */
 export async function followStoreChanges(runtime: AgentSessions): Promise<StoreFollow> {
 	const store = runtime.store;
@@ -27,7 +29,6 @@ export async function followStoreChanges(runtime: AgentSessions): Promise<StoreF
 	/** The last seq of each session as this runtime's events told it (DELETED once deleted). */
 	const known = new Map<string, number>();
 	const unsubscribe = runtime.subscribe((event) => learn(known, event));
-	const timers = new Set<ReturnType<typeof setTimeout>>();
 	let closed = false;
 	let telling: Promise<void> = Promise.resolve();
 
@@ -45,7 +46,7 @@ export async function followStoreChanges(runtime: AgentSessions): Promise<StoreF
 			runtime.events.emit({ type, sessionId: id, metadata });
 			return;
 		}
-		if (metadata.lastSeq - before <= MAX_ANNOUNCED) {
+		if (runtime.events.watched(id) && metadata.lastSeq - before <= MAX_ANNOUNCED) {
 			for await (const record of store.readFrom(id, before + 1)) {
 				if (record.seq > metadata.lastSeq || closed) break;
 				// A record this version cannot read is not an event's; a reader sees the gap and reads the log.
@@ -56,21 +57,35 @@ export async function followStoreChanges(runtime: AgentSessions): Promise<StoreF
 		runtime.events.emit({ type: "session.updated", sessionId: id, metadata });
 	};
 
+	// The latest change of each session not told yet: a burst of writes is told once.
+	const waiting = new Map<string, StoreChange>();
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const flush = () => {
+		timer = undefined;
+		const changes = [...waiting.values()];
+		waiting.clear();
+		// One at a time, in the order reported: a session's records are told in log order.
+		telling = telling
+			.then(async () => {
+				for (const change of changes) if (!closed) await tell(change).catch(() => undefined);
+			})
+			.catch(() => undefined);
+	};
 	const watcher: StoreWatcher = await store.watch((change) => {
 		if (closed) return;
-		const timer = setTimeout(() => {
-			timers.delete(timer);
-			// One at a time, in the order reported: a session's records are told in log order.
-			telling = telling.then(() => (closed ? undefined : tell(change))).catch(() => undefined);
-		}, SETTLE_MS);
-		timers.add(timer);
+		const earlier = waiting.get(change.sessionId);
+		// A creation stays one when later changes of the same burst come.
+		const created = earlier?.type === "changed" && earlier.created === true;
+		waiting.delete(change.sessionId);
+		waiting.set(change.sessionId, change.type === "changed" && created ? { ...change, created } : change);
+		timer ??= setTimeout(flush, SETTLE_MS);
 	});
 
 	return {
 		async close() {
 			closed = true;
 			unsubscribe();
-			for (const timer of timers) clearTimeout(timer);
+			clearTimeout(timer);
 			await watcher.close();
 			await telling;
 		},

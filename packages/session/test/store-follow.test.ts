@@ -32,7 +32,8 @@ describe("followStoreChanges: what other processes write becomes the runtime's e
 		expect(new Set(appendedOwn.map((e) => e.type === "record.appended" && e.record.seq)).size).toBe(appendedOwn.length);
 		expect(events.filter((e) => e.type === "session.created" && e.sessionId === own.id)).toHaveLength(1);
 
-		// Another writer: records appended to a session this runtime knows, told one by one.
+		// Another writer: records appended to a session a client watches, told one by one.
+		const unwatch = runtime.subscribe(() => {}, { sessionId: own.id });
 		const other = createFileStore({ home });
 		const lastSeq = (await runtime.metadata(own.id)).lastSeq;
 		await other.append(own.id, [
@@ -42,6 +43,17 @@ describe("followStoreChanges: what other processes write becomes the runtime's e
 		await until(() => events.some((e) => e.type === "session.updated" && e.metadata.lastSeq === lastSeq + 2));
 		const told = events.filter((e) => e.type === "record.appended" && e.sessionId === own.id && e.record.seq > lastSeq);
 		expect(told.map((e) => e.type === "record.appended" && e.record.seq)).toEqual([lastSeq + 1, lastSeq + 2]);
+		unwatch();
+
+		// Nobody watching it: a burst of appends is one update, with no records read.
+		const before = events.length;
+		for (let i = 0; i < 5; i++) {
+			await other.append(own.id, [{ recordType: "message", role: "user", content: [{ type: "text", text: `burst ${i}` }] }]);
+		}
+		await until(() => events.some((e) => e.type === "session.updated" && e.metadata.lastSeq === lastSeq + 7));
+		const burst = events.slice(before);
+		expect(burst.filter((e) => e.type === "record.appended")).toHaveLength(0);
+		expect(burst.filter((e) => e.type === "session.updated").length).toBeLessThanOrEqual(2);
 
 		// A session it creates, then deletes.
 		const made = await other.create({ name: "made elsewhere" });

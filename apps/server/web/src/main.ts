@@ -1,4 +1,5 @@
 import type { SessionEvent } from "@agent/session";
+import type { SessionMetadata } from "@agent/session-format/reading";
 import { Api } from "./api.js";
 import { byId } from "./dom.js";
 import { EventSocket } from "./event-socket.js";
@@ -98,11 +99,8 @@ function search(): void {
 	void messageSearch.search(el.search.value.trim(), el.archived.checked);
 }
 
-let reloadTimer: ReturnType<typeof setTimeout> | undefined;
-function reloadSoon(): void {
-	if (reloadTimer) clearTimeout(reloadTimer);
-	reloadTimer = setTimeout(reloadList, 150);
-}
+const updated = new Map<string, SessionMetadata>();
+let updateFrame: number | undefined;
 
 function onFeedEvent(event: SessionEvent): void {
 	switch (event.type) {
@@ -118,8 +116,15 @@ function onFeedEvent(event: SessionEvent): void {
 			break;
 		case "session.updated":
 		case "session.created":
-			// Moved to its place (or in, or out, as the filter says); one the list cannot place reloads it.
-			if (!list.update(event.metadata)) reloadSoon();
+			// Moved to its place (or in, or out, as the filter says), a burst of them at once.
+			updated.set(event.sessionId, event.metadata);
+			if (updateFrame === undefined) {
+				updateFrame = requestAnimationFrame(() => {
+					updateFrame = undefined;
+					list.update([...updated.values()]);
+					updated.clear();
+				});
+			}
 			break;
 		case "session.deleted":
 			list.remove(event.sessionId);

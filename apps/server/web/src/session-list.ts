@@ -62,9 +62,12 @@ export class SessionList {
 	/** The session the list's one Tab stop is on: the one last focused, else the open one, else the first. */
 	private tabStop: string | undefined;
 
+	/** The ids of the sessions listed (the Tab stop is one of them). */
+	private ids = new Set<string>();
+
 	/** The list is one Tab stop (arrow keys move within it): only that session's button takes Tab. */
 	private syncTabStop(): void {
-		const ids = new Set(this.sessions.map((session) => session.id));
+		const ids = this.ids;
 		const current = this.handlers.currentId();
 		const stop =
 			(this.tabStop && ids.has(this.tabStop) ? this.tabStop : undefined) ??
@@ -79,8 +82,9 @@ export class SessionList {
 		}
 		// The stop scrolled out of view: the first session drawn takes Tab instead.
 		if (!drawn) {
-			const first = this.list.mountedRows().next().value?.[1].querySelector<HTMLButtonElement>("button");
-			if (first) first.tabIndex = 0;
+			const first = this.list.mountedRows().next();
+			const button = first.done ? undefined : first.value[1].querySelector<HTMLButtonElement>("button");
+			if (button) button.tabIndex = 0;
 		}
 	}
 
@@ -100,24 +104,27 @@ export class SessionList {
 	}
 
 	/**
-	 * A session's new metadata (from the live feed: a rename, a reply, an archive, a session made
-	 * elsewhere): moved to its place by activity, taken in when it now matches the filter, taken
-	 * out when it no longer does. Sorted as the server sorts, so the pages loaded later fit.
+	 * Sessions' new metadata (from the live feed: a rename, a reply, an archive, a session made
+	 * elsewhere): each moved to its place by activity, taken in when it now matches the filter,
+	 * taken out when it no longer does; sorted once, as the server sorts, so the pages loaded later fit.
 	 */
-	update(metadata: SessionMetadata): boolean {
-		const index = this.sessions.findIndex((session) => session.id === metadata.id);
-		const matches = this.matches(metadata);
-		if (index >= 0 && !matches) this.sessions.splice(index, 1);
-		else if (index >= 0) this.sessions[index] = metadata;
-		else if (matches) {
+	update(changed: readonly SessionMetadata[]): void {
+		const index = new Map(this.sessions.map((session, at) => [session.id, at]));
+		const last = this.sessions.at(-1);
+		const removed = new Set<string>();
+		for (const metadata of changed) {
+			const at = index.get(metadata.id);
+			const matches = this.matches(metadata);
+			if (at !== undefined && !matches) removed.add(metadata.id);
+			else if (at !== undefined) this.sessions[at] = metadata;
 			// Beyond the pages loaded (older than the last one), it comes with its page.
-			const last = this.sessions.at(-1);
-			if (this.nextCursor !== undefined && last && newestFirst(metadata, last) > 0) return true;
-			this.sessions.push(metadata);
-		} else return true;
+			else if (matches && (this.nextCursor === undefined || !last || newestFirst(metadata, last) <= 0)) {
+				index.set(metadata.id, this.sessions.push(metadata) - 1);
+			}
+		}
+		if (removed.size > 0) this.sessions = this.sessions.filter((session) => !removed.has(session.id));
 		this.sessions.sort(newestFirst);
-		this.show([metadata.id]);
-		return true;
+		this.show(changed.map((metadata) => metadata.id));
 	}
 
 	/** A session deleted (from the live feed). */
@@ -154,6 +161,7 @@ export class SessionList {
 	}
 
 	private show(changed?: string[]): void {
+		this.ids = new Set(this.sessions.map((session) => session.id));
 		const rows: ListRow[] = this.sessions.map((session) => ({ kind: "session", session }));
 		if (rows.length === 0) {
 			const search = this.filter.search;
