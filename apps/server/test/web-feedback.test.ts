@@ -41,6 +41,32 @@ describe.skipIf(skipBrowser)("the page says what happens, in words, and then get
 		await page.close();
 	});
 
+	it("a reply the provider refused says which key to check, in words; the raw error stays in its tooltip", async () => {
+		const session = await createSession(server, { name: "Refused" });
+		const raw = '401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}';
+		await server.runtime.store.append(session.id, [
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "hello?" }] },
+			{
+				recordType: "message",
+				role: "assistant",
+				content: [],
+				provider: "anthropic",
+				model: "claude-sonnet-4-5",
+				stopReason: "error",
+				errorMessage: raw,
+			},
+		]);
+		const page = await browser.context.newPage();
+		await page.goto(`${server.url}/#/s/${session.id}`);
+		const error = page.locator('[data-testid="transcript"] .error-text');
+		await error.waitFor();
+		expect(await error.textContent()).toMatch(
+			/^The provider refused the API key for anthropic: check ANTHROPIC_API_KEY on the server .*or choose the demo model\.$/,
+		);
+		expect(await error.getAttribute("title")).toBe(raw);
+		await page.close();
+	});
+
 	it("a reply stopped on request shows as stopped, not as a failure", async () => {
 		const session = await createSession(server, { name: "Stopped on purpose" });
 		const page = await browser.context.newPage();

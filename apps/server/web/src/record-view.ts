@@ -1,6 +1,7 @@
 import type { CompactionRecord, MessageRecord, StoredRecord } from "@agent/session-format/reading";
 import { renderBlocks, renderToolResult } from "./content-view.js";
 import { h } from "./dom.js";
+import { describeError } from "./error-text.js";
 import { compactNumber, formatCost, fullDate, shortTime } from "./format.js";
 import { markdownElement } from "./markdown-view.js";
 import type { ToolResults, TranscriptRow } from "./transcript.js";
@@ -159,7 +160,17 @@ function messageBody(record: MessageRecord, context: RowContext, results?: ToolR
 		stopped
 			? h("div", { class: "stopped-text", "data-testid": "stopped" }, "Stopped: the reply ends here, as you asked.")
 			: null,
-		failed && record.errorMessage ? h("div", { class: "error-text" }, record.errorMessage) : null,
+		failed && record.errorMessage
+			? h(
+					"div",
+					{ class: "error-text", title: record.errorMessage },
+					describeError(
+						undefined,
+						record.errorMessage,
+						record.provider ? `${record.provider}/${record.model ?? ""}` : record.model,
+					),
+				)
+			: null,
 		failed || stopped
 			? h(
 					"button",
