@@ -33,17 +33,22 @@ describe("search snippets", () => {
 
 	it("hold the match whole and never half a surrogate pair, whatever the text (property)", () => {
 		fc.assert(
-			fc.property(fc.string({ unit: "grapheme", maxLength: 300 }), fc.nat(), fc.integer({ min: 1, max: 8 }), (text, seed, size) => {
-				if (text.length === 0) return;
-				// A match starts and ends on whole code points, as indexOf of a whole query finds it.
-				let at = seed % text.length;
-				if (/[\udc00-\udfff]/.test(text[at] ?? "")) at--;
-				let length = Math.min(size, text.length - at);
-				if (/[\ud800-\udbff]/.test(text[at + length - 1] ?? "")) length++;
-				const snippet = snippetOf(text, at, length);
-				expect(snippet.replace(/^…|…$/g, "")).toContain(text.slice(at, at + length).trim());
-				expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(snippet)).toBe(false);
-			}),
+			fc.property(
+				fc.string({ unit: "grapheme", maxLength: 300 }),
+				fc.nat(),
+				fc.integer({ min: 1, max: 8 }),
+				(text, seed, size) => {
+					if (text.length === 0) return;
+					// A match starts and ends on whole code points, as indexOf of a whole query finds it.
+					let at = seed % text.length;
+					if (/[\udc00-\udfff]/.test(text[at] ?? "")) at--;
+					let length = Math.min(size, text.length - at);
+					if (/[\ud800-\udbff]/.test(text[at + length - 1] ?? "")) length++;
+					const snippet = snippetOf(text, at, length);
+					expect(snippet.replace(/^…|…$/g, "")).toContain(text.slice(at, at + length).trim());
+					expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(snippet)).toBe(false);
+				},
+			),
 		);
 	});
 });

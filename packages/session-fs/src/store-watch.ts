@@ -33,7 +33,10 @@ export interface StoreWatchOptions {
  * stat each; the files that changed are read) and reports the sessions whose metadata differs
  * from the last listing's. Its own listings and snapshot writes change neither.
  */
-export async function watchStore(options: StoreWatchOptions, onChange: (change: StoreChange) => void): Promise<StoreWatcher> {
+export async function watchStore(
+	options: StoreWatchOptions,
+	onChange: (change: StoreChange) => void,
+): Promise<StoreWatcher> {
 	const { home } = options;
 	const markPath = metadataChangesPath(home);
 	ensureMark(markPath);

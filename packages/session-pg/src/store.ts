@@ -376,7 +376,9 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	async watch(onChange: (change: StoreChange) => void): Promise<StoreWatcher> {
 		const url = this.connectionString;
 		if (url === undefined) {
-			throw invalidArgument("watch needs a store opened with a URL (it LISTENs on a connection of its own), not with a pool");
+			throw invalidArgument(
+				"watch needs a store opened with a URL (it LISTENs on a connection of its own), not with a pool",
+			);
 		}
 		return watchAppends(url, (id) => this.metadata(id), onChange);
 	}

@@ -100,7 +100,8 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 
 	const first: RecordInput[] = [];
 	// Under the lease: the leaf moves to the branch asked for, with the turn's first record.
-	const moveTo = input.parentSeq === undefined ? undefined : await leafMove(env.store, input.sessionId, input.parentSeq);
+	const moveTo =
+		input.parentSeq === undefined ? undefined : await leafMove(env.store, input.sessionId, input.parentSeq);
 	if (input.thinkingLevel !== undefined) {
 		const current = await env.store.open(
 			input.sessionId,

@@ -54,8 +54,7 @@ describe("a turn continues from the parentSeq it is given (the branch on screen)
 		const plain = await runtime.create({ model: "faux/faux-small" });
 		await runtime.send(plain.id, "only");
 		await runtime.send(plain.id, "next");
-		const shape = (log: StoredRecord[]) =>
-			log.map((r) => ({ seq: r.seq, type: r.recordType, parentSeq: r.parentSeq }));
+		const shape = (log: StoredRecord[]) => log.map((r) => ({ seq: r.seq, type: r.recordType, parentSeq: r.parentSeq }));
 		const plainLog: StoredRecord[] = [];
 		for await (const record of runtime.store.read(plain.id)) plainLog.push(record);
 		expect(shape(await records())).toEqual(shape(plainLog));

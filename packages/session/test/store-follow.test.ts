@@ -48,7 +48,9 @@ describe("followStoreChanges: what other processes write becomes the runtime's e
 		// Nobody watching it: a burst of appends is one update, with no records read.
 		const before = events.length;
 		for (let i = 0; i < 5; i++) {
-			await other.append(own.id, [{ recordType: "message", role: "user", content: [{ type: "text", text: `burst ${i}` }] }]);
+			await other.append(own.id, [
+				{ recordType: "message", role: "user", content: [{ type: "text", text: `burst ${i}` }] },
+			]);
 		}
 		await until(() => events.some((e) => e.type === "session.updated" && e.metadata.lastSeq === lastSeq + 7));
 		const burst = events.slice(before);
