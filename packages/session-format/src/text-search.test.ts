@@ -14,6 +14,12 @@ describe("search snippets", () => {
 		expect(inner).toContain("NEEDLE");
 	});
 
+	it("cuts a word only when it is longer than the context next to the match: some of it rather than none", () => {
+		const text = `${"a".repeat(500)} needle ${"b".repeat(500)}`;
+		const snippet = snippetOf(text, text.indexOf("needle"), 6);
+		expect(snippet).toMatch(/^…a+ needle b+…$/);
+	});
+
 	it("shows the whole text when it is short, and the match's record through the matcher", () => {
 		const hit = textMatcher("quokka").match(
 			"01ARZ3NDEKTSV4RRFFQ69G5FAV",
