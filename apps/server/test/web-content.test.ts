@@ -36,9 +36,11 @@ describe.skipIf(skipBrowser)("what the page shows: images and search", () => {
 		await page.goto(`${server.url}/#/s/${session.id}`);
 		const image = page.getByTestId("message-image");
 		await image.waitFor();
-		await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+		await expect
+			.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+			.toBe(64);
 		expect(await page.locator(".image-placeholder").count()).toBe(0);
-		const capped = await image.evaluate((img) => getComputedStyle(img).maxHeight);
+		const capped = await page.evaluate("getComputedStyle(document.querySelector('img.message-image')).maxHeight");
 		expect(capped).toMatch(/px$/);
 		await image.click();
 		await page.locator("#image-dialog[open] img").waitFor();
