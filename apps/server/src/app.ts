@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HttpError, hideStorePath, toHttpError } from "./http-error.js";
 import type { ModelCatalog } from "./model-catalog.js";
+import type { RouteDeps } from "./route-deps.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMessageRoutes } from "./routes/messages.js";
@@ -35,9 +36,6 @@ export interface AppOptions {
 	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
 	shutdown?: Shutdown;
 }
-
-/** What the route modules share. */
-export type RouteDeps = Pick<AppOptions, "runtime" | "models" | "scheduler" | "assets"> & { shutdown: Shutdown };
 
 /**
  * Every answer of the API (errors and 404s included) and of /healthz: never cached (it holds

@@ -4,6 +4,7 @@ import type { AgentSessions, SessionEvent } from "@agent/session";
 import { isAgentSessionError, isSessionId } from "@agent/session-format";
 import { type WebSocket, WebSocketServer } from "ws";
 import { hideStorePath } from "./http-error.js";
+import type { RunningTurns } from "./running-turns.js";
 import {
 	type AccessPolicy,
 	bearerToken,
@@ -42,6 +43,8 @@ export interface EventSocketOptions {
 	budget?: SendBudgetOptions;
 	/** The store's directory, replaced by "the store" in the error messages events carry. */
 	storeHome?: string;
+	/** Turns in progress: replayed to a socket as it subscribes, so it sees a turn it joined in the middle of. */
+	turns?: RunningTurns;
 }
 
 export interface EventSockets {
@@ -136,6 +139,8 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 				});
 		ws.on("close", unsubscribe);
 		send(sessionId ? { type: "subscribed", sessionId } : { type: "subscribed" });
+		// Taken in the same tick as the subscription: every later change of these turns is an event it gets.
+		for (const event of options.turns?.replay(sessionId) ?? []) send(event);
 	}
 
 	const heartbeat = setInterval(() => {

@@ -6,6 +6,7 @@ export {
 	SESSION_DELETED_CLOSE,
 } from "./event-sockets.js";
 export { type ErrorBody, HttpError, toHttpError } from "./http-error.js";
+export { RunningTurns } from "./running-turns.js";
 export { type JobDescription, type JobRunReport, JobScheduler } from "./scheduler.js";
 export {
 	checkToken,

@@ -67,6 +67,8 @@ export const sendMessageBody = z.object({
 	model: modelName.optional(),
 	/** The thinking level from this turn on (pi-ai's reasoning option). */
 	thinkingLevel: thinkingLevel.optional(),
+	/** The record the message continues from (the branch on screen); default: the active leaf. */
+	parentSeq: seq.optional(),
 });
 
 /** POST /api/identities/:key/messages: the key comes from the path. */
@@ -113,6 +115,8 @@ export const searchQuery = z.object({
 		.optional(),
 	cwd: z.string().max(4096).optional(),
 	limit: queryInt(1, 500).optional(),
+	/** Skip this many hits: the next page of the same search. */
+	offset: queryInt(0, 1_000_000).optional(),
 });
 
 /** GET /api/sessions/:id/records: `after` pages forwards, `before` backwards (newest first pages). */

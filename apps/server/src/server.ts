@@ -1,10 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AgentSessions, joinInstances, type ResolvedModel, resolveModel } from "@agent/session";
+import { AgentSessions, followStoreChanges, joinInstances, type ResolvedModel, resolveModel } from "@agent/session";
 import { getRequestListener } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { attachEventSockets, type EventSockets } from "./event-sockets.js";
 import { createModelCatalog } from "./model-catalog.js";
+import { RunningTurns } from "./running-turns.js";
 import { type JobRunReport, JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, assertSafeBind, checkToken, resolveToken } from "./security.js";
 import type { SendBudgetOptions } from "./send-budget.js";
@@ -51,6 +52,8 @@ export interface ServerOptions {
 	socketBudget?: SendBudgetOptions;
 	/** On close, how long running turns may go on before they are aborted (default 5 s). */
 	shutdownGraceMs?: number;
+	/** Show what other processes write to the store as events (default true; needs a store with `watch`). */
+	followStore?: boolean;
 }
 
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
@@ -97,6 +100,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	const policy: AccessPolicy = { token, corsOrigins: options.corsOrigins ?? serverConfig.corsOrigins };
 	const shutdown = new Shutdown();
 	const instances = await joinInstances(runtime);
+	// Writes from other processes (a terminal's `agent-sessions send`, another tool) become events too.
+	const follow = options.followStore === false ? undefined : await followStoreChanges(runtime);
 	const scheduler = new JobScheduler(
 		runtime,
 		runtime.config.jobs,
@@ -106,6 +111,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	);
 
 	const storeHome = storeHomeOf(runtime);
+	// Subscribed before anything can start a turn, so every turn's text so far is known.
+	const turns = new RunningTurns(runtime);
 	const app = createApp({
 		runtime,
 		policy,
@@ -123,6 +130,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		policy,
 		...(options.socketBudget ? { budget: options.socketBudget } : {}),
 		...(storeHome ? { storeHome } : {}),
+		turns,
 	});
 
 	await new Promise<void>((resolve, reject) => {
@@ -161,6 +169,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 				server.closeAllConnections();
 				await closed;
 				await instances.close();
+				await follow?.close();
+				turns.close();
 				if (ownsRuntime) await settlesWithin(runtime.idle(), ABORT_SETTLE_MS);
 			})();
 			return closing;

@@ -78,3 +78,58 @@ describe("POST /api/sessions/:id/messages", () => {
 		expect(((await response.json()) as { error: { code: string } }).error.code).toBe("INVALID_QUERY");
 	});
 });
+
+describe("POST /api/sessions/:id/messages with parentSeq (the branch on screen)", () => {
+	async function say(id: string, content: string, extra: object = {}) {
+		const response = await server.api(`/api/sessions/${id}/messages?wait=1`, {
+			method: "POST",
+			json: { content, ...extra },
+		});
+		expect(response.status).toBe(200);
+		return ((await response.json()) as { records: Array<Record & { parentSeq?: number }> }).records;
+	}
+
+	it("continues the record it names: the message hangs from it and the reply answers that branch", async () => {
+		const session = await createSession(server);
+		const [, firstReply] = (await say(session.id, "first")).filter((r) => r.recordType === "message");
+		await say(session.id, "second");
+		const records = await say(session.id, "back to the first", { parentSeq: firstReply?.seq });
+		const [user, reply] = records.filter((r) => r.recordType === "message");
+		expect(user?.parentSeq).toBe(firstReply?.seq);
+		expect(text(reply)).toContain("turn 2 of this conversation");
+		const context = (await (await server.api(`/api/sessions/${session.id}/context`)).json()) as {
+			context: { messages: Array<{ content: Array<{ text?: string }> }> };
+		};
+		const texts = context.context.messages.map((m) => m.content.map((b) => b.text ?? "").join(""));
+		expect(texts.some((t) => t.includes("second"))).toBe(false);
+	});
+
+	it("refuses a seq that is not a message of the session, or parentSeq on an identity send, storing nothing", async () => {
+		const session = await createSession(server);
+		await say(session.id, "only");
+		const { records } = (await (await server.api(`/api/sessions/${session.id}/records`)).json()) as {
+			records: Record[];
+		};
+		const turnSeq = records.find((r) => r.recordType === "turn")?.seq;
+		const lastSeq = Math.max(...records.map((r) => r.seq));
+		for (const [parentSeq, reason] of [
+			[turnSeq, "belongs to no branch"],
+			[lastSeq + 10, "no readable record"],
+			[0, "parentSeq"],
+			["3", "parentSeq"],
+		] as const) {
+			const response = await server.api(`/api/sessions/${session.id}/messages`, {
+				method: "POST",
+				json: { content: "nope", parentSeq },
+			});
+			expect(response.status, String(parentSeq)).toBe(400);
+			expect(((await response.json()) as { error: { message: string } }).error.message).toContain(reason);
+		}
+		const identity = await server.api("/api/identities/someone/messages", {
+			method: "POST",
+			json: { content: "nope", parentSeq: 1 },
+		});
+		expect(identity.status).toBe(400);
+		expect((await server.runtime.metadata(session.id)).lastSeq).toBe(lastSeq);
+	});
+});

@@ -42,6 +42,40 @@ describe("GET /api/search", () => {
 		expect(none.hits).toEqual([]);
 	});
 
+	it("counts every hit and pages through them with offset; each hit names its session", async () => {
+		const unnamedMatch = await createSession(server, { name: "no match in this name" });
+		await server.runtime.store.append(
+			unnamedMatch.id,
+			Array.from({ length: 75 }, (_, i) => ({
+				recordType: "message" as const,
+				role: "user" as const,
+				content: [{ type: "text" as const, text: `wombat number ${i}` }],
+			})),
+		);
+		const first = (await (await server.api("/api/search?q=wombat&limit=30")).json()) as {
+			hits: Array<Hit & { sessionName?: string }>;
+			total: number;
+			nextOffset?: number;
+		};
+		expect(first.total).toBe(75);
+		expect(first.hits).toHaveLength(30);
+		expect(first.nextOffset).toBe(30);
+		expect(first.hits.every((hit) => hit.sessionName === "no match in this name")).toBe(true);
+		const seen = new Set(first.hits.map((hit) => hit.seq));
+		let offset = first.nextOffset;
+		while (offset !== undefined) {
+			const page = (await (await server.api(`/api/search?q=wombat&limit=30&offset=${offset}`)).json()) as {
+				hits: Hit[];
+				total: number;
+				nextOffset?: number;
+			};
+			expect(page.total).toBe(75);
+			for (const hit of page.hits) seen.add(hit.seq);
+			offset = page.nextOffset;
+		}
+		expect(seen.size).toBe(75);
+	});
+
 	it("an empty or missing q is a 400 that says what to give", async () => {
 		for (const path of ["/api/search", "/api/search?q=%20%20"]) {
 			const response = await server.api(path);

@@ -39,10 +39,10 @@ const zodInPage = Object.values(result.metafile.outputs)
 if (zodInPage.length > 0) {
 	throw new Error(`the web page's bundle holds zod (${zodInPage[0]}...): import @agent/session-format/reading`);
 }
-// The page's styles, then the rendered Markdown's (shared with the HTML export).
-fs.writeFileSync(
-	path.join(out, "app.css"),
-	`${fs.readFileSync(path.join(here, "styles.css"), "utf8")}\n${MARKDOWN_CSS}`,
-);
+// The rendered Markdown's styles (shared with the HTML export), then the page's, one file per part
+// of the page, in this order (later rules refine earlier ones; the phone's come last).
+const STYLES = ["base", "sidebar", "session", "transcript", "panels", "phone"];
+const css = STYLES.map((name) => fs.readFileSync(path.join(here, "styles", `${name}.css`), "utf8"));
+fs.writeFileSync(path.join(out, "app.css"), [MARKDOWN_CSS, ...css].join("\n"));
 fs.copyFileSync(path.join(here, "index.html"), path.join(out, "index.html"));
 fs.copyFileSync(path.join(here, "icon.svg"), path.join(out, "icon.svg"));

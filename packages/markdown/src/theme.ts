@@ -18,10 +18,10 @@ export const MARKDOWN_CSS: string = `.markdown > :first-child{margin-top:0}.mark
 .markdown .align-left{text-align:left}.markdown .align-center{text-align:center}.markdown .align-right{text-align:right}
 .markdown a{color:#1f5fbf;overflow-wrap:anywhere}.markdown hr{border:0;border-top:1px solid #d6d9de}
 .markdown img{max-width:100%}
-.hljs-comment,.hljs-quote{color:#6a737d;font-style:italic}
+.hljs-comment,.hljs-quote{color:#5f6770;font-style:italic}
 .hljs-keyword,.hljs-selector-tag,.hljs-literal,.hljs-doctag{color:#c2185b}
-.hljs-string,.hljs-regexp,.hljs-addition,.hljs-meta .hljs-string{color:#22863a}
-.hljs-number,.hljs-symbol,.hljs-bullet,.hljs-variable,.hljs-template-variable{color:#b35900}
+.hljs-string,.hljs-regexp,.hljs-addition,.hljs-meta .hljs-string{color:#1d7a35}
+.hljs-number,.hljs-symbol,.hljs-bullet,.hljs-variable,.hljs-template-variable{color:#a14f00}
 .hljs-title,.hljs-section,.hljs-name,.hljs-selector-id,.hljs-selector-class{color:#5a32a3}
 .hljs-built_in,.hljs-type,.hljs-class .hljs-title,.hljs-attr,.hljs-attribute{color:#1f5fbf}
 .hljs-meta,.hljs-tag{color:#6f42c1}.hljs-deletion{color:#b31d28;background:#ffeef0}.hljs-addition{background:#f0fff4}

@@ -128,6 +128,8 @@ export type {
 	SessionImportTarget,
 	SessionLease,
 	SessionStore,
+	StoreChange,
+	StoreWatcher,
 	VerifyProblem,
 	VerifyProblemKind,
 	VerifyReport,

@@ -240,6 +240,31 @@ export interface SessionStore {
 	 * that verify passes again while still reporting them.
 	 */
 	repair(id: string): Promise<VerifyReport>;
+	/**
+	 * Optional: reports changes to the store's sessions, whoever made them (this process, another
+	 * process, another machine), soon after they were written: a session created, grown or
+	 * otherwise changed (with its metadata then), or deleted. Reports may be coalesced (one for
+	 * several appends) and may repeat what a caller knew already (compare `lastSeq`). Resolves once
+	 * watching; a server uses it to show writes it did not make itself.
+	 */
+	watch?(onChange: (change: StoreChange) => void): Promise<StoreWatcher>;
+}
+
+/** A change to a session, as a store's `watch` reports it. */
+export type StoreChange =
+	| {
+			type: "changed";
+			sessionId: string;
+			metadata: SessionMetadata;
+			/** True when the session is new to the watch (false or absent: it may be). */
+			created?: boolean;
+	  }
+	| { type: "deleted"; sessionId: string };
+
+/** A running watch of a store (SessionStore.watch). */
+export interface StoreWatcher {
+	/** Stops watching; no change is reported after it resolved. */
+	close(): Promise<void>;
 }
 
 /**

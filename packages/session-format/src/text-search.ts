@@ -106,8 +106,28 @@ function collapse(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
 }
 
-function snippetOf(text: string, at: number, length: number): string {
-	const start = Math.max(0, at - SNIPPET_CONTEXT);
-	const end = Math.min(text.length, at + length + SNIPPET_CONTEXT);
-	return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
+/**
+ * The text around a match: about SNIPPET_CONTEXT characters on each side, cut where a word starts
+ * or ends, with "…" where the text goes on. Only a word longer than the context itself (next to the
+ * match) is cut, on a whole code point: some of it is shown rather than none.
+ */
+export function snippetOf(text: string, at: number, length: number): string {
+	let start = Math.max(0, at - SNIPPET_CONTEXT);
+	let end = Math.min(text.length, at + length + SNIPPET_CONTEXT);
+	if (start > 0 && text[start - 1] !== " ") {
+		const space = text.indexOf(" ", start);
+		if (space >= 0 && space < at - 1) start = space + 1;
+	}
+	if (end < text.length && text[end] !== " ") {
+		const space = text.lastIndexOf(" ", end);
+		if (space > at + length) end = space;
+	}
+	// Never half a surrogate pair: a lone surrogate is not text.
+	if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start++;
+	if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end--;
+	return `${start > 0 ? "…" : ""}${text.slice(start, end).trim()}${end < text.length ? "…" : ""}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+	return code >= 0xdc00 && code <= 0xdfff;
 }

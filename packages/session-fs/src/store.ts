@@ -28,7 +28,9 @@ import {
 	type SessionMetadata,
 	type SessionStats,
 	type SessionStore,
+	type StoreChange,
 	type StoredRecord,
+	type StoreWatcher,
 	type VerifyReport,
 } from "@agent/session-format/reading";
 import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
@@ -49,6 +51,7 @@ import { resumeSession } from "./resume.js";
 import { makePrivateDir } from "./safe-files.js";
 import { searchLogs } from "./search.js";
 import { createLog, makeSessionDir, makeSessionsRoot, syncNewDirectory } from "./session-files.js";
+import { watchStore } from "./store-watch.js";
 
 /** The writing half (write-ops.ts), loaded by the first operation that writes or verifies. */
 const writing = () => import("./write-ops.js");
@@ -196,6 +199,11 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 				return undefined;
 			}
 		});
+	}
+
+	/** Reports changes to the store's sessions made by any process (store-watch.ts). */
+	watch(onChange: (change: StoreChange) => void): Promise<StoreWatcher> {
+		return watchStore({ home: this.home, listAll: () => this.listedAll() }, onChange);
 	}
 
 	async metadata(id: string): Promise<SessionMetadata> {

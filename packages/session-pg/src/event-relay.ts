@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { listenChannel } from "./pg-listen.js";
 
 /** The channel instances share events on. */
 export const RELAY_CHANNEL = "agent_session_events";
@@ -37,7 +38,6 @@ export async function startEventRelay<E>(url: string, events: RelayedEvents<E>):
 	publisher.on("connect", (client) => client.on("error", () => undefined));
 	let relaying = false;
 	let closed = false;
-	let listener: pg.Client | undefined;
 	let sending: Promise<void> = Promise.resolve();
 
 	const deliver = async (text: string) => {
@@ -63,28 +63,7 @@ export async function startEventRelay<E>(url: string, events: RelayedEvents<E>):
 			relaying = false;
 		}
 	};
-
-	const listen = async (): Promise<void> => {
-		const client = new pg.Client({ connectionString: url });
-		client.on("notification", (notification) => {
-			if (notification.channel === RELAY_CHANNEL && notification.payload)
-				void deliver(notification.payload).catch(() => undefined);
-		});
-		client.on("error", () => undefined);
-		client.on("end", () => {
-			if (closed) return;
-			listener = undefined;
-			setTimeout(() => void listen().catch(() => undefined), 500).unref();
-		});
-		try {
-			await client.connect();
-			await client.query(`LISTEN ${RELAY_CHANNEL}`);
-			listener = client;
-		} catch {
-			await client.end().catch(() => undefined);
-		}
-	};
-	await listen();
+	const listener = await listenChannel(url, RELAY_CHANNEL, (payload) => void deliver(payload).catch(() => undefined));
 
 	const publish = async (event: E) => {
 		const body = JSON.stringify(event);
@@ -113,7 +92,7 @@ export async function startEventRelay<E>(url: string, events: RelayedEvents<E>):
 			closed = true;
 			unsubscribe();
 			await sending;
-			await listener?.end().catch(() => undefined);
+			await listener.close();
 			await publisher.end().catch(() => undefined);
 		},
 	};

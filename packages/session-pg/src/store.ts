@@ -27,10 +27,13 @@ import {
 	type SessionLease,
 	type SessionMetadata,
 	type SessionStore,
+	type StoreChange,
 	type StoredRecord,
+	type StoreWatcher,
 	type VerifyReport,
 } from "@agent/session-format";
 import pg from "pg";
+import { watchAppends } from "./append-watch.js";
 import { invalidArgument, storageFailure } from "./errors.js";
 import { forkSession } from "./fork.js";
 import { PgLease } from "./lease.js";
@@ -367,6 +370,17 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 			);
 			return result.rowCount === 1;
 		});
+	}
+
+	/** Reports every append committed to the database, by any process or instance (append-watch.ts). */
+	async watch(onChange: (change: StoreChange) => void): Promise<StoreWatcher> {
+		const url = this.connectionString;
+		if (url === undefined) {
+			throw invalidArgument(
+				"watch needs a store opened with a URL (it LISTENs on a connection of its own), not with a pool",
+			);
+		}
+		return watchAppends(url, (id) => this.metadata(id), onChange);
 	}
 
 	/** The database this store is on (for the event relay's own connections). */

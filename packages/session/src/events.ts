@@ -87,6 +87,12 @@ export class SessionEvents {
 	get listenerCount(): number {
 		return this.listeners.size;
 	}
+
+	/** True when a listener subscribed to this session's events in particular (a client showing it). */
+	watched(sessionId: string): boolean {
+		for (const entry of this.listeners) if (entry.sessionId === sessionId) return true;
+		return false;
+	}
 }
 
 export function toEventError(error: unknown): EventError {

@@ -12,6 +12,7 @@ export {
 	type ScheduledJob,
 	scheduledJobSchema,
 } from "./config-file.js";
+export { checkParentSeq } from "./continue-from.js";
 export { DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
 export {
 	type EventError,
@@ -41,6 +42,7 @@ export {
 	type SendOptions,
 	type TurnResult,
 } from "./runtime.js";
+export { followStoreChanges, type StoreFollow } from "./store-follow.js";
 export {
 	chooseStoreLocation,
 	describeStore,

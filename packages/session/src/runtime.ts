@@ -28,6 +28,7 @@ import {
 import { resolveHome } from "@agent/session-fs";
 import { summaryOfBranchLeft } from "./branch-left.js";
 import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
+import { checkParentSeqShape } from "./continue-from.js";
 import { DeferredLease } from "./deferred-lease.js";
 import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
 import { KeyedSerial } from "./keyed-serial.js";
@@ -85,6 +86,12 @@ export interface SendOptions {
 	 * level is passed to the model as pi-ai's reasoning option.
 	 */
 	thinkingLevel?: string;
+	/**
+	 * The record the user message continues from (the branch a user is looking at); default: the
+	 * active leaf. When it is not the active leaf, the leaf moves there under the lease, with the
+	 * message (which names it as its parent): the model gets the context of that branch.
+	 */
+	parentSeq?: number;
 }
 
 export interface BranchOptions {
@@ -210,6 +217,7 @@ export class AgentSessions {
 		// An unknown model or thinking level fails here, at once, rather than when the turn's time comes.
 		if (options.model !== undefined) this.resolve(options.model);
 		if (options.thinkingLevel !== undefined) checkThinkingLevel(options.thinkingLevel);
+		if (options.parentSeq !== undefined) checkParentSeqShape(options.parentSeq);
 		const turnId = `${Date.now().toString(36)}-${(++this.turnCounter).toString(36)}`;
 		const blocks = typeof content === "string" ? [textBlock(content)] : content;
 		const signal = this.controls.add(sessionId, turnId, options.signal);
@@ -448,6 +456,7 @@ export class AgentSessions {
 						keepFailedReply: () => deferred === undefined || deferred.written,
 						...(options.signal ? { signal: options.signal } : {}),
 						...(options.thinkingLevel !== undefined ? { thinkingLevel: options.thinkingLevel } : {}),
+						...(options.parentSeq !== undefined ? { parentSeq: options.parentSeq } : {}),
 					},
 				);
 				if (!metadata.name) await this.nameSession(lease, content, model);

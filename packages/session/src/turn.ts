@@ -19,6 +19,7 @@ import {
 	streamSimple,
 	type ThinkingLevel,
 } from "@mariozechner/pi-ai";
+import { checkParentSeq } from "./continue-from.js";
 import type { SessionEvents } from "./events.js";
 import type { ResolvedModel } from "./models.js";
 import { prunedContext } from "./pruned-context.js";
@@ -58,6 +59,8 @@ export interface TurnInput {
 	signal?: AbortSignal;
 	/** A thinking level to set for this turn and the ones after it (a thinking_level_change record). */
 	thinkingLevel?: string;
+	/** The record the turn continues from (the branch a user is looking at); default: the active leaf. */
+	parentSeq?: number;
 	/**
 	 * False while a deferred session is not written yet: a failed or aborted reply is then not
 	 * appended (appending it would write the session out), so a failed first turn leaves nothing.
@@ -96,13 +99,20 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	};
 
 	const first: RecordInput[] = [];
+	// Under the lease: the leaf moves to the branch asked for, with the turn's first record.
+	const moveTo =
+		input.parentSeq === undefined ? undefined : await leafMove(env.store, input.sessionId, input.parentSeq);
 	if (input.thinkingLevel !== undefined) {
-		const current = await env.store.open(input.sessionId);
+		const current = await env.store.open(
+			input.sessionId,
+			input.parentSeq !== undefined ? { leafSeq: input.parentSeq } : {},
+		);
 		if (current.context.thinkingLevel !== input.thinkingLevel) {
 			first.push({ recordType: "thinking_level_change", thinkingLevel: input.thinkingLevel });
 		}
 	}
 	first.push({ recordType: "message", role: "user", content: input.content });
+	if (moveTo !== undefined) first[0] = { ...(first[0] as RecordInput), parentSeq: moveTo };
 	await append(first);
 
 	let overflowRetried = false;
@@ -204,6 +214,13 @@ async function callModel(env: TurnEnvironment, input: TurnInput, opened: OpenedS
 		}
 	}
 	return events.result();
+}
+
+/** The parent the turn's first record must name to continue from `parentSeq`; undefined when that is the active leaf already. */
+async function leafMove(store: SessionStore, sessionId: string, parentSeq: number): Promise<number | undefined> {
+	await checkParentSeq(store, sessionId, parentSeq);
+	const metadata = await store.metadata(sessionId);
+	return parentSeq === (metadata.leafSeq ?? metadata.lastSeq) ? undefined : parentSeq;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

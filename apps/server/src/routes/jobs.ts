@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 
 /** GET /api/jobs: the scheduled jobs from config.yaml and when each runs next. */
 export function registerJobRoutes(app: Hono, { scheduler }: RouteDeps): void {

@@ -1,9 +1,9 @@
-import type { QueuedTurn, SendOptions } from "@agent/session";
+import { checkParentSeq, type QueuedTurn, type SendOptions } from "@agent/session";
 import { isAgentSessionError } from "@agent/session-format";
 import type { Context, Hono } from "hono";
-import type { RouteDeps } from "../app.js";
 import { HttpError, toHttpError } from "../http-error.js";
 import { jsonBody, queryParams, sessionIdParam } from "../request-input.js";
+import type { RouteDeps } from "../route-deps.js";
 import { identityKeyParam, sendMessageBody, sendMessageQuery } from "../schemas.js";
 
 /**
@@ -22,6 +22,8 @@ export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: 
 		shutdown.refuseIfStopping();
 		const metadata = await runtime.metadata(id);
 		models.checkCredentials(body.model ?? (metadata.model || runtime.defaultModel()));
+		// A 400 now, before anything is queued; the turn checks again under the lease.
+		if (body.parentSeq !== undefined) await checkParentSeq(runtime.store, id, body.parentSeq);
 		const turn = runtime.enqueue(id, body.content, sendOptions(body, shutdown.signal));
 		return answer(c, id, turn, query.wait === true);
 	});
@@ -37,6 +39,13 @@ export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: 
 		}
 		const query = queryParams(c, sendMessageQuery);
 		const body = await jsonBody(c, sendMessageBody);
+		if (body.parentSeq !== undefined) {
+			throw new HttpError(
+				400,
+				"INVALID_ARGUMENT",
+				"agent-sessions-server: parentSeq names a record of one session; send to POST /api/sessions/:id/messages to continue a branch",
+			);
+		}
 		if (body.model) models.check(body.model);
 		shutdown.refuseIfStopping();
 		models.checkCredentials(body.model ?? runtime.defaultModel());
@@ -46,12 +55,13 @@ export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: 
 }
 
 function sendOptions(
-	body: { model?: string | undefined; thinkingLevel?: string | undefined },
+	body: { model?: string | undefined; thinkingLevel?: string | undefined; parentSeq?: number | undefined },
 	signal: AbortSignal,
 ): SendOptions {
 	return {
 		...(body.model ? { model: body.model } : {}),
 		...(body.thinkingLevel ? { thinkingLevel: body.thinkingLevel } : {}),
+		...(body.parentSeq !== undefined ? { parentSeq: body.parentSeq } : {}),
 		signal,
 	};
 }

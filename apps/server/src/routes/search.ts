@@ -1,17 +1,33 @@
 import type { Hono } from "hono";
-import type { RouteDeps } from "../app.js";
 import { queryParams } from "../request-input.js";
+import type { RouteDeps } from "../route-deps.js";
 import { searchQuery } from "../schemas.js";
+import { SEARCH_COUNT_CAP, SearchResults } from "../search-results.js";
 
-/** Full-text search of message text across sessions: the store's search, as the CLI's `search` uses it. */
+/**
+ * Full-text search of message text across sessions: the store's search, as the CLI's `search`
+ * uses it, with a count of the hits (up to SEARCH_COUNT_CAP) and pages of them (`offset`).
+ */
 export function registerSearchRoutes(app: Hono, { runtime }: RouteDeps): void {
+	const results = new SearchResults();
 	app.get("/api/search", async (c) => {
 		const query = queryParams(c, searchQuery);
-		const hits = await runtime.store.search(query.q, {
-			...(query.archived !== undefined ? { archived: query.archived } : {}),
-			...(query.cwd ? { cwd: query.cwd } : {}),
-			limit: query.limit ?? 50,
+		const offset = query.offset ?? 0;
+		const limit = query.limit ?? 50;
+		const key = JSON.stringify([query.q, query.archived ?? false, query.cwd ?? ""]);
+		const hits = await results.get(key, offset === 0, () =>
+			runtime.store.search(query.q, {
+				...(query.archived !== undefined ? { archived: query.archived } : {}),
+				...(query.cwd ? { cwd: query.cwd } : {}),
+				limit: SEARCH_COUNT_CAP,
+			}),
+		);
+		const end = offset + limit;
+		return c.json({
+			hits: hits.slice(offset, end),
+			total: hits.length,
+			...(hits.length >= SEARCH_COUNT_CAP ? { totalIsMinimum: true } : {}),
+			...(end < hits.length ? { nextOffset: end } : {}),
 		});
-		return c.json({ hits });
 	});
 }

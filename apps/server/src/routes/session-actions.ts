@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
-import type { RouteDeps } from "../app.js";
 import { CompactionRuns } from "../compaction-runs.js";
 import { jsonBody, sessionIdParam } from "../request-input.js";
+import type { RouteDeps } from "../route-deps.js";
 import { branchBody, compactBody, forkBody, labelBody } from "../schemas.js";
 
 /** Compact now (and stop it), fork into a new session, move the active leaf (branch), or label a record. */
@@ -16,6 +16,8 @@ export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdo
 		const run = await compactions.run(id, shutdown.signal, (signal) =>
 			runtime.compact(id, {
 				signal,
+				// Progress can then say "call i of n": the page's bar moves by calls done of calls planned.
+				estimateChunks: true,
 				...(body.model ? { model: body.model } : {}),
 				...(body.customInstructions ? { customInstructions: body.customInstructions } : {}),
 				...(body.keepRecentTokens !== undefined ? { keepRecentTokens: body.keepRecentTokens } : {}),

@@ -2,8 +2,8 @@ import { exportSession } from "@agent/interop";
 import type { AgentSessions } from "@agent/session";
 import type { RecordProblem, StoredRecord } from "@agent/session-format";
 import type { Hono } from "hono";
-import type { RouteDeps } from "../app.js";
 import { queryParams, sessionIdParam } from "../request-input.js";
+import type { RouteDeps } from "../route-deps.js";
 import { contextQuery, exportQuery, recordsQuery } from "../schemas.js";
 
 const DEFAULT_RECORDS_LIMIT = 200;

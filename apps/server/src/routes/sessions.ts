@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import type { RouteDeps } from "../app.js";
 import { jsonBody, queryParams, sessionIdParam } from "../request-input.js";
+import type { RouteDeps } from "../route-deps.js";
 import { createSessionBody, listQuery, updateSessionBody } from "../schemas.js";
 
 /** The session collection and one session's metadata: list, create, get, rename/archive, delete. */

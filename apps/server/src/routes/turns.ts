@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
-import type { RouteDeps } from "../app.js";
 import { HttpError } from "../http-error.js";
 import { sessionIdParam } from "../request-input.js";
+import type { RouteDeps } from "../route-deps.js";
 
 /**
  * Cancelling turns: POST (or DELETE) /api/sessions/:id/turns/:turnId/cancel stops a queued or

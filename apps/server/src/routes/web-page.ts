@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import type { RouteDeps } from "../app.js";
+import type { RouteDeps } from "../route-deps.js";
 
 /**
  * Scripts, styles, API calls and WebSockets go to this server only (`'self'` covers ws: and wss:

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type LaunchOptions } from "playwright-core";
 
 /** Debian's chromium (or $CHROMIUM_PATH); playwright never downloads a browser here. */
 export function chromiumPath(): string | undefined {
@@ -10,12 +10,20 @@ export function chromiumPath(): string | undefined {
 	return fs.existsSync(candidate) ? candidate : undefined;
 }
 
-/** A headless Chromium with a fresh profile directory; close() removes the profile. */
+/**
+ * A headless Chromium with a fresh profile directory; close() removes the profile. `device` makes
+ * it a phone: its viewport, a touch screen (pointer: coarse), no hover.
+ */
 export async function launchChromium(
 	executablePath: string,
+	device: Pick<
+		Parameters<typeof chromium.launchPersistentContext>[1] & LaunchOptions,
+		"viewport" | "hasTouch" | "isMobile"
+	> = {},
 ): Promise<{ context: BrowserContext; close(): Promise<void> }> {
 	const profile = await fsp.mkdtemp(path.join(os.tmpdir(), "agent-server-chromium-"));
 	const context = await chromium.launchPersistentContext(profile, {
+		...device,
 		executablePath,
 		headless: true,
 		args: [

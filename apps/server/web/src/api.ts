@@ -1,11 +1,13 @@
 import type { ListPage, SessionContext, SessionMetadata, StoredRecord } from "@agent/session-format/reading";
+import { describeError } from "./error-text.js";
 
-/** An API error as the server reports it. */
+/** An API error: its status and code, the message in words for the page, and the server's own text. */
 export class ApiError extends Error {
 	constructor(
 		readonly status: number,
 		readonly code: string,
 		message: string,
+		readonly detail: string = message,
 	) {
 		super(message);
 		this.name = "ApiError";
@@ -33,6 +35,8 @@ export type ExportFormat = "md" | "html" | "jsonl" | "pi";
 /** GET /api/search: one message whose text holds the query. */
 export interface SearchHit {
 	sessionId: string;
+	/** The session's name, when it has one. */
+	sessionName?: string;
 	seq: number;
 	role: string;
 	snippet: string;
@@ -104,10 +108,14 @@ export class Api {
 		return this.request("GET", `/api/sessions/${id}/records?after=${after}&limit=${limit}`);
 	}
 
-	/** Full-text search over message text (the store's search, as the CLI's `search`). */
-	search(text: string, options: { archived?: boolean; limit?: number } = {}): Promise<{ hits: SearchHit[] }> {
+	/** Full-text search over message text (the store's search, as the CLI's `search`): a page of hits and their count. */
+	search(
+		text: string,
+		options: { archived?: boolean; limit?: number; offset?: number } = {},
+	): Promise<{ hits: SearchHit[]; total?: number; totalIsMinimum?: boolean; nextOffset?: number }> {
 		const query = new URLSearchParams({ q: text, limit: String(options.limit ?? 30) });
 		if (options.archived) query.set("archived", "true");
+		if (options.offset) query.set("offset", String(options.offset));
 		return this.request("GET", `/api/search?${query}`);
 	}
 
@@ -131,8 +139,17 @@ export class Api {
 		return this.request("GET", `/api/sessions/${id}/context${query}`);
 	}
 
-	send(id: string, content: string, model?: string): Promise<QueuedTurn> {
-		return this.request("POST", `/api/sessions/${id}/messages`, model ? { content, model } : { content });
+	/** Queues a message; `parentSeq` continues the branch on screen instead of the active one. */
+	send(
+		id: string,
+		content: string,
+		options: { model?: string | undefined; parentSeq?: number } = {},
+	): Promise<QueuedTurn> {
+		return this.request("POST", `/api/sessions/${id}/messages`, {
+			content,
+			...(options.model ? { model: options.model } : {}),
+			...(options.parentSeq !== undefined ? { parentSeq: options.parentSeq } : {}),
+		});
 	}
 
 	compact(
@@ -174,11 +191,14 @@ export class Api {
 		if (body !== undefined) headers["Content-Type"] = "application/json";
 		const token = this.token;
 		if (token) headers.Authorization = `Bearer ${token}`;
-		const response = await fetch(url, {
-			method,
-			headers,
-			...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-		});
+		let response: Response;
+		try {
+			response = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+		} catch (error) {
+			// No answer at all (the server stopped, the network is down): fetch says only "Failed to fetch".
+			const raw = (error as Error).message;
+			throw new ApiError(0, "NETWORK", describeError("NETWORK", raw), raw);
+		}
 		if (response.status === 401 && !retried) {
 			await this.onUnauthorized();
 			return this.fetchWithToken(method, url, body, true);
@@ -190,7 +210,8 @@ export class Api {
 		const payload = (await response.json().catch(() => undefined)) as
 			| { error?: { code?: string; message?: string } }
 			| undefined;
-		const message = payload?.error?.message ?? `${method} ${url} failed with HTTP ${response.status}`;
-		throw new ApiError(response.status, payload?.error?.code ?? "HTTP_ERROR", message);
+		const raw = payload?.error?.message ?? `${method} ${url} failed with HTTP ${response.status}`;
+		const code = payload?.error?.code ?? "HTTP_ERROR";
+		throw new ApiError(response.status, code, describeError(code, raw), raw);
 	}
 }

@@ -59,3 +59,8 @@ export function shownAt(tree: SessionTree, seq: number): number {
 	}
 	return seq;
 }
+
+/** Whether `seq` is on the path to `leaf`. */
+export function isOnPath(tree: SessionTree, leaf: number | null, seq: number): boolean {
+	return leaf !== null && tree.path(leaf).some((record) => record.seq === seq);
+}

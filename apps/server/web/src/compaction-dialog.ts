@@ -1,15 +1,16 @@
-import type { SessionEvent } from "@agent/session";
 import { byId } from "./dom.js";
 import { compactNumber } from "./format.js";
-import type { SessionView } from "./session-view.js";
+import type { CompactionEvent } from "./live-state.js";
+import type { SessionPort } from "./session-port.js";
 
-type CompactionEvent = Extract<SessionEvent, { type: `compaction.${string}` }>;
+const count = (value: number) => value.toLocaleString("en-US");
 
 /**
  * The Compact dialog: options (instructions for the summary, recent tokens to keep), then, while
- * the compaction runs, its progress from the session's events (planning, then every summarizer
- * call of a long history sent in chunks) and a Stop button that cancels it on the server (nothing
- * is written). A compaction started elsewhere (automatic, another tab) shows in the notice bar.
+ * the compaction runs, its progress from the session's events: the summarizer calls done of those
+ * planned (a long history goes in chunks), the messages summarized, and the time it has taken, so
+ * the bar moves even while one long call runs; and a Stop button that cancels it on the server
+ * (nothing is written). A compaction started elsewhere (automatic, another tab) shows in the notice bar.
  */
 export class CompactionDialog {
 	private readonly el = {
@@ -22,11 +23,16 @@ export class CompactionDialog {
 		progress: byId("compact-progress"),
 		bar: byId<HTMLProgressElement>("compact-bar"),
 		status: byId("compact-status"),
+		elapsed: byId("compact-elapsed"),
 	};
 	/** The session whose compaction this dialog started and still waits for. */
 	private running: string | undefined;
+	private started = 0;
+	private ticker: ReturnType<typeof setInterval> | undefined;
+	/** The summarizer calls planned, once the compaction said. */
+	private planned: number | undefined;
 
-	constructor(private readonly view: SessionView) {
+	constructor(private readonly port: SessionPort) {
 		byId("compact").addEventListener("click", () => this.open());
 		this.el.cancel.addEventListener("click", () => void (this.running ? this.stop() : this.el.dialog.close()));
 		this.el.form.addEventListener("submit", (event) => {
@@ -39,68 +45,85 @@ export class CompactionDialog {
 		});
 	}
 
-	/** A compaction event of the session on screen. */
-	onEvent(event: CompactionEvent): void {
-		const view = this.view;
-		const mine = this.running === event.sessionId;
-		switch (event.type) {
-			case "compaction.started":
-				view.el.compact.disabled = true;
-				if (mine) {
-					const size =
-						event.messages !== undefined
-							? `${event.messages.toLocaleString("en-US")} messages, ≈ ${compactNumber(event.tokensBefore ?? 0)} tokens`
-							: "older messages";
-					this.showStatus(`Summarizing ${size}…`, 0);
-				} else view.showNotice("Compacting… older messages are being summarized.");
-				break;
-			case "compaction.progress": {
-				const share = event.messagesTotal > 0 ? event.messagesDone / event.messagesTotal : 0;
-				const text = `Summarized ${event.messagesDone.toLocaleString("en-US")} of ${event.messagesTotal.toLocaleString("en-US")} messages (${event.chunks} ${event.chunks === 1 ? "call" : "calls"} to the summarizer)`;
-				if (mine) this.showStatus(text, share);
-				else view.showNotice(`Compacting… ${text}.`);
-				break;
-			}
-			case "compaction.completed":
-				view.el.compact.disabled = this.running !== undefined;
-				if (!mine) view.showNotice("Compacted: older messages are now a summary (see the divider).");
-				break;
-			case "compaction.skipped":
-				// Only automatic compactions are skipped (nothing was written): say why, once.
-				view.showNotice(`Automatic compaction skipped: ${event.reason}.`);
-				break;
-			case "compaction.failed":
-				view.el.compact.disabled = this.running !== undefined;
-				if (!mine) view.showNotice(`Compaction failed: ${event.error.message}`, true);
-				break;
-		}
-	}
-
-	private open(): void {
+	/** Opens the dialog (the header's Compact, or the Context tab's when the context is full). */
+	open(): void {
+		if (this.running) return;
 		this.reset();
 		this.el.dialog.showModal();
 	}
 
+	/** A compaction event of the session on screen. */
+	onEvent(event: CompactionEvent): void {
+		const port = this.port;
+		const mine = this.running === event.sessionId;
+		switch (event.type) {
+			case "compaction.started": {
+				port.setCompacting(true);
+				this.planned = event.chunksEstimated;
+				const size =
+					event.messages !== undefined
+						? `${count(event.messages)} messages, ≈ ${compactNumber(event.tokensBefore ?? 0)} tokens`
+						: "older messages";
+				const calls = this.planned !== undefined ? ` in ${this.planned} ${this.planned === 1 ? "call" : "calls"}` : "";
+				if (mine) this.showStatus(`Summarizing ${size}${calls}…`, this.planned !== undefined ? 0 : undefined);
+				else port.notify(`Compacting… ${size} are being summarized.`, "progress");
+				break;
+			}
+			case "compaction.progress": {
+				const planned = event.chunksEstimated ?? this.planned;
+				const calls =
+					planned !== undefined
+						? `call ${Math.min(event.chunks, planned)} of ${planned} done`
+						: `${event.chunks} ${event.chunks === 1 ? "call" : "calls"} to the summarizer`;
+				const text = `Summarized ${count(event.messagesDone)} of ${count(event.messagesTotal)} messages (${calls})`;
+				// Calls done of calls planned (the estimate may be passed: the bar then waits near full).
+				const share =
+					planned !== undefined
+						? Math.min(0.99, event.chunks / Math.max(planned, 1))
+						: event.messagesTotal > 0
+							? event.messagesDone / event.messagesTotal
+							: 0;
+				if (mine) this.showStatus(text, share);
+				else port.notify(`Compacting… ${text}.`, "progress");
+				break;
+			}
+			case "compaction.completed":
+				if (!this.running) port.setCompacting(false);
+				if (!mine) port.notify("Compacted: older messages are now a summary (see the divider).");
+				break;
+			case "compaction.skipped":
+				// Only automatic compactions are skipped (nothing was written): say why, once.
+				port.notify(`Automatic compaction skipped: ${event.reason}.`);
+				break;
+			case "compaction.failed":
+				if (!this.running) port.setCompacting(false);
+				if (!mine) port.notify(`Compaction failed: ${event.error.message}`, "error");
+				break;
+		}
+	}
+
 	private async compact(): Promise<void> {
-		const view = this.view;
-		const id = view.id;
+		const port = this.port;
+		const id = port.id();
 		if (!id || this.running) return;
 		const instructions = this.el.instructions.value.trim();
 		const keep = this.el.keep.value.trim();
 		this.running = id;
-		view.el.compact.disabled = true;
-		this.el.instructions.disabled = true;
-		this.el.keep.disabled = true;
-		this.el.run.disabled = true;
+		this.planned = undefined;
+		port.setCompacting(true);
+		for (const field of [this.el.instructions, this.el.keep, this.el.run]) field.disabled = true;
 		this.el.cancel.textContent = "Stop";
 		this.el.cancel.title = "Stop the compaction; nothing is written";
 		this.showStatus("Planning: finding what to summarize and what to keep…", undefined);
+		this.started = Date.now();
+		this.tick();
+		this.ticker = setInterval(() => this.tick(), 1000);
 		try {
-			const result = await view.api.compact(id, {
+			const result = await port.api.compact(id, {
 				...(instructions ? { customInstructions: instructions } : {}),
 				...(keep ? { keepRecentTokens: Number(keep) } : {}),
 			});
-			view.showNotice(
+			port.notify(
 				result.cancelled
 					? "Compaction stopped: nothing was written."
 					: result.compacted
@@ -108,13 +131,18 @@ export class CompactionDialog {
 						: "Nothing to compact yet: the conversation is still short.",
 			);
 		} catch (error) {
-			view.showNotice((error as Error).message, true);
+			port.notify((error as Error).message, "error");
 		} finally {
 			this.running = undefined;
-			view.el.compact.disabled = false;
+			port.setCompacting(false);
 			this.el.dialog.close();
 			this.reset();
 		}
+	}
+
+	private tick(): void {
+		const seconds = Math.round((Date.now() - this.started) / 1000);
+		this.el.elapsed.textContent = seconds > 0 ? `running for ${seconds} s` : "";
 	}
 
 	private async stop(): Promise<void> {
@@ -123,13 +151,13 @@ export class CompactionDialog {
 		this.el.cancel.disabled = true;
 		this.showStatus("Stopping…", undefined);
 		try {
-			await this.view.api.cancelCompaction(id);
+			await this.port.api.cancelCompaction(id);
 		} catch (error) {
-			this.view.showNotice((error as Error).message, true);
+			this.port.notify((error as Error).message, "error");
 		}
 	}
 
-	/** Shows a status line and, with a share (0..1), a progress bar; without one, a bar that only says "busy". */
+	/** A status line and, with a share (0..1), the bar; without one, a bar that only says "busy". */
 	private showStatus(text: string, share: number | undefined): void {
 		this.el.progress.hidden = false;
 		this.el.status.textContent = text;
@@ -138,14 +166,14 @@ export class CompactionDialog {
 	}
 
 	private reset(): void {
-		this.el.instructions.disabled = false;
-		this.el.keep.disabled = false;
-		this.el.run.disabled = false;
-		this.el.cancel.disabled = false;
+		clearInterval(this.ticker);
+		this.ticker = undefined;
+		for (const field of [this.el.instructions, this.el.keep, this.el.run, this.el.cancel]) field.disabled = false;
 		this.el.cancel.textContent = "Cancel";
 		this.el.cancel.title = "";
 		this.el.progress.hidden = true;
 		this.el.status.textContent = "";
+		this.el.elapsed.textContent = "";
 		this.el.bar.value = 0;
 	}
 }

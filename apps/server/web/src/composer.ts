@@ -2,10 +2,15 @@ import { modelLabel } from "@agent/session-format/reading";
 import type { ModelList } from "./api.js";
 import { byId, h, replaceChildren } from "./dom.js";
 
+/** A touch screen without a keyboard's Shift: Enter adds a line there, and the Send button sends. */
+function touchFirst(): boolean {
+	return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(any-pointer: fine)").matches;
+}
+
 /**
- * The message box: Enter sends, Shift+Enter adds a line; the model picker (per session, and so
- * per send: a send carries the picked model when it differs from the session's); and the
- * "editing an earlier message" banner.
+ * The message box: Enter sends and Shift+Enter adds a line (on a touch screen, Enter adds a line
+ * and Send sends); the model picker (per session, and so per send: a send carries the picked model
+ * when it differs from the session's); and the "editing an earlier message" banner.
  */
 export class Composer {
 	readonly message = byId<HTMLTextAreaElement>("message");
@@ -23,8 +28,10 @@ export class Composer {
 			event.preventDefault();
 			onSend();
 		});
+		const touch = touchFirst();
+		if (touch) this.message.placeholder = "Write a message. Send sends; Enter adds a line.";
 		this.message.addEventListener("keydown", (event) => {
-			if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+			if (event.key === "Enter" && !event.shiftKey && !event.isComposing && !touch) {
 				event.preventDefault();
 				onSend();
 			}
@@ -35,6 +42,17 @@ export class Composer {
 			}
 		});
 		byId("edit-cancel").addEventListener("click", () => this.cancelEdit());
+	}
+
+	/** The turns queued or running: the Stop button, and the line under it. */
+	showTurns(count: number): void {
+		byId("queue-state").textContent = count === 0 ? "" : count === 1 ? "working…" : `${count} turns queued`;
+		byId("stop").hidden = count === 0;
+	}
+
+	/** Puts the focus in the message box; on a touch screen only when asked (`always`), so no keyboard pops up unasked. */
+	focus(always = false): void {
+		if (always || !touchFirst()) this.message.focus({ preventScroll: true });
 	}
 
 	setModels(models: ModelList): void {

@@ -18,16 +18,22 @@ type ContextRow =
 	| { kind: "system"; text: string }
 	| { kind: "message"; index: number; message: ContextMessage };
 
-/** What the LLM sees for a leaf, as a virtualized list: the token gauge, the system prompt, the messages. */
+/** At this share of the model's window the gauge warns, and offers Compact. */
+const FULL_SHARE = 0.8;
+
+/**
+ * What the LLM sees for a leaf, as a virtualized list: the token gauge (with Compact offered once
+ * the context fills most of the window), the system prompt, the messages.
+ */
 export class ContextPanel {
 	private readonly list: VirtualList<ContextRow>;
 
-	constructor(container: HTMLElement) {
+	constructor(container: HTMLElement, handlers: { onCompact(): void }) {
 		this.list = new VirtualList<ContextRow>({
 			scroller: container,
 			keyOf: (row) => (row.kind === "message" ? row.index : row.kind),
 			estimateSize: (row) => (row.kind === "message" ? 80 : 60),
-			render: renderContextRow,
+			render: (row) => renderContextRow(row, handlers.onCompact),
 			gap: 10,
 		});
 	}
@@ -41,10 +47,10 @@ export class ContextPanel {
 	}
 }
 
-function renderContextRow(row: ContextRow): HTMLElement {
+function renderContextRow(row: ContextRow, onCompact: () => void): HTMLElement {
 	switch (row.kind) {
 		case "gauge":
-			return gauge(row.view);
+			return gauge(row.view, onCompact);
 		case "system":
 			return h("details", { class: "fold system" }, h("summary", null, "system prompt"), h("pre", null, row.text));
 		case "message":
@@ -52,12 +58,14 @@ function renderContextRow(row: ContextRow): HTMLElement {
 	}
 }
 
-function gauge(view: ContextView): HTMLElement {
+function gauge(view: ContextView, onCompact: () => void): HTMLElement {
 	const context = view.context;
-	const share = view.contextWindow ? Math.min(1, context.estimatedTokens / view.contextWindow) : undefined;
+	// The true share, over 100% when the context no longer fits (the bar stops at full).
+	const share = view.contextWindow ? context.estimatedTokens / view.contextWindow : undefined;
+	const full = share !== undefined && share >= FULL_SHARE;
 	return h(
 		"div",
-		{ class: "gauge", "data-testid": "token-estimate" },
+		{ class: `gauge${full ? " full" : ""}`, "data-testid": "token-estimate" },
 		h(
 			"div",
 			{ class: "gauge-text" },
@@ -66,7 +74,21 @@ function gauge(view: ContextView): HTMLElement {
 			` · ${context.messages.length} messages · model ${view.model}`,
 			context.droppedToolResults > 0 ? ` · ${context.droppedToolResults} orphaned tool results left out` : "",
 		),
-		share !== undefined ? h("div", { class: "gauge-bar" }, barFill(share)) : null,
+		share !== undefined ? h("div", { class: "gauge-bar" }, barFill(Math.min(1, share))) : null,
+		full
+			? h(
+					"div",
+					{ class: "gauge-full" },
+					share >= 1
+						? "The context is larger than the model's window: the next reply compacts first, or fails. "
+						: "The context is nearly full: compacting now keeps the next replies quick. ",
+					h(
+						"button",
+						{ type: "button", class: "primary", "data-testid": "context-compact", onclick: () => onCompact() },
+						"Compact now",
+					),
+				)
+			: null,
 	);
 }
 

@@ -18,6 +18,7 @@ export type Props = {
 	name?: string;
 	min?: string;
 	for?: string;
+	alt?: string;
 	[attribute: `data-${string}`]: string | number | undefined;
 	[attribute: `aria-${string}`]: string | undefined;
 };
@@ -60,4 +61,24 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 	const element = document.getElementById(id);
 	if (!element) throw new Error(`the page has no #${id}`);
 	return element as T;
+}
+
+/**
+ * Marks a button as unable to act now, saying why: the reason is its tooltip, screen readers hear
+ * it as unavailable (aria-disabled, so it stays focusable and can tell), and pressing it shows the
+ * reason instead of acting (the session header does that). Without a reason it acts again, with
+ * its own tooltip back.
+ */
+export function setAvailable(button: HTMLButtonElement, reason: string | undefined, title?: string): void {
+	button.dataset.title ??= button.title;
+	if (title !== undefined) button.dataset.title = title;
+	if (reason === undefined) {
+		button.removeAttribute("aria-disabled");
+		delete button.dataset.reason;
+		button.title = button.dataset.title;
+		return;
+	}
+	button.setAttribute("aria-disabled", "true");
+	button.dataset.reason = reason;
+	button.title = reason;
 }

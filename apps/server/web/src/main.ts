@@ -1,4 +1,5 @@
 import type { SessionEvent } from "@agent/session";
+import type { SessionMetadata } from "@agent/session-format/reading";
 import { Api } from "./api.js";
 import { byId } from "./dom.js";
 import { EventSocket } from "./event-socket.js";
@@ -47,7 +48,7 @@ const list = new SessionList(byId("session-list"), api, {
 	onOpen: (id) => {
 		location.hash = `#/s/${id}`;
 	},
-	currentId: () => view.currentId,
+	currentId: () => view.id(),
 	busy,
 	onError: (message) => {
 		el.connection.textContent = message;
@@ -56,16 +57,21 @@ const list = new SessionList(byId("session-list"), api, {
 
 const messageSearch = new MessageSearch(byId("message-results"), api, (id) => list.nameOf(id));
 
-/** #/ (the list), #/new (a new session), #/s/ID or #/s/ID/SEQ (a session, at a message). */
+/**
+ * #/ (the list), #/new (a new session), #/s/ID or #/s/ID/SEQ (a session, at a message), and
+ * #/s/ID/SEQ?q=TEXT (at a message found by a search, with the text marked).
+ */
 function route(): void {
 	const hash = location.hash;
 	if (hash === "#/new") {
 		view.openDraft(defaultModel);
 	} else {
-		const match = /^#\/s\/([^/]+)(?:\/(\d+))?$/.exec(hash);
+		const match = /^#\/s\/([^/?]+)(?:\/(\d+))?(?:\?q=(.*))?$/.exec(hash);
 		if (match) {
 			const id = match[1] as string;
-			if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) void view.open(id, match[2] ? Number(match[2]) : undefined);
+			const highlight = match[3] ? safeDecode(match[3]) : undefined;
+			const focus = match[2] ? { seq: Number(match[2]), ...(highlight ? { highlight } : {}) } : undefined;
+			if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(id)) void view.open(id, focus);
 			else {
 				void view.open(undefined);
 				view.showNotFound("The link does not name a session.");
@@ -73,6 +79,14 @@ function route(): void {
 		} else void view.open(undefined);
 	}
 	list.redraw();
+}
+
+function safeDecode(text: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
 }
 
 function reloadList(): void {
@@ -85,11 +99,8 @@ function search(): void {
 	void messageSearch.search(el.search.value.trim(), el.archived.checked);
 }
 
-let reloadTimer: ReturnType<typeof setTimeout> | undefined;
-function reloadSoon(): void {
-	if (reloadTimer) clearTimeout(reloadTimer);
-	reloadTimer = setTimeout(reloadList, 150);
-}
+const updated = new Map<string, SessionMetadata>();
+let updateFrame: number | undefined;
 
 function onFeedEvent(event: SessionEvent): void {
 	switch (event.type) {
@@ -104,11 +115,19 @@ function onFeedEvent(event: SessionEvent): void {
 			list.redraw();
 			break;
 		case "session.updated":
-			list.update(event.metadata);
-			break;
 		case "session.created":
+			// Moved to its place (or in, or out, as the filter says), a burst of them at once.
+			updated.set(event.sessionId, event.metadata);
+			if (updateFrame === undefined) {
+				updateFrame = requestAnimationFrame(() => {
+					updateFrame = undefined;
+					list.update([...updated.values()]);
+					updated.clear();
+				});
+			}
+			break;
 		case "session.deleted":
-			reloadSoon();
+			list.remove(event.sessionId);
 			break;
 		default:
 			break;
@@ -136,16 +155,34 @@ el.create.addEventListener("click", () => {
 	location.hash = "#/new";
 });
 
-// "/" searches (unless typing somewhere); Esc lets go of the selected message.
+// "/" searches (unless typing somewhere); Shift+Esc goes to the message box; Ctrl/Cmd+F finds in
+// the whole open session; Esc lets go of the selected message.
 document.addEventListener("keydown", (event) => {
 	const target = event.target as HTMLElement;
 	const typing = target.closest("input, textarea, select, [contenteditable]") !== null;
+	const dialogOpen = document.querySelector("dialog[open]") !== null;
 	if (event.key === "/" && !typing && !event.ctrlKey && !event.metaKey) {
 		event.preventDefault();
 		el.search.focus();
 		el.search.select();
 	}
-	if (event.key === "Escape" && !typing && view.selectedSeq !== null && !document.querySelector("dialog[open]")) {
+	if (event.key === "Escape" && event.shiftKey && !dialogOpen && view.isOpen()) {
+		event.preventDefault();
+		view.composer.focus(true);
+		return;
+	}
+	if (
+		(event.ctrlKey || event.metaKey) &&
+		!event.altKey &&
+		event.key.toLowerCase() === "f" &&
+		view.isOpen() &&
+		!dialogOpen
+	) {
+		event.preventDefault();
+		view.find();
+		return;
+	}
+	if (event.key === "Escape" && !typing && view.selectedSeq() !== null && !dialogOpen) {
 		view.select(null);
 	}
 });

@@ -1,5 +1,6 @@
 import { renderMarkdown } from "@agent/markdown";
 import DOMPurify from "dompurify";
+import { h } from "./dom.js";
 
 /** What rendered Markdown may hold; anything else is dropped (it never should be there). */
 const ALLOWED_TAGS = [
@@ -51,5 +52,29 @@ export function markdownElement(text: string, extraClass = ""): HTMLElement {
 	const element = document.createElement("div");
 	element.className = extraClass ? `markdown ${extraClass}` : "markdown";
 	element.innerHTML = html;
+	if (html.includes("<pre")) decorateCode(element);
 	return element;
+}
+
+/**
+ * Each code block gets a head with its language and a Copy button (the transcript handles the
+ * button's click for every row: `data-copy-code`).
+ */
+function decorateCode(element: HTMLElement): void {
+	for (const pre of element.querySelectorAll("pre")) {
+		const code = pre.querySelector("code");
+		if (!code) continue;
+		const language = /(?:^|\s)language-([\w+#.-]+)/.exec(code.className)?.[1];
+		const block = h("div", { class: "code-block" });
+		pre.replaceWith(block);
+		block.append(
+			h(
+				"div",
+				{ class: "code-head" },
+				h("span", { class: "code-lang" }, language ?? "text"),
+				h("button", { type: "button", class: "code-copy", "data-copy-code": "", title: "Copy the code" }, "Copy"),
+			),
+			pre,
+		);
+	}
 }

@@ -1,9 +1,10 @@
 import type { CompactionRecord, MessageRecord, StoredRecord } from "@agent/session-format/reading";
 import { renderBlocks, renderToolResult } from "./content-view.js";
 import { h } from "./dom.js";
+import { describeError } from "./error-text.js";
 import { compactNumber, formatCost, fullDate, shortTime } from "./format.js";
 import { markdownElement } from "./markdown-view.js";
-import type { TranscriptRow } from "./transcript.js";
+import type { ToolResults, TranscriptRow } from "./transcript.js";
 
 /** What can be done from one message. */
 export type MessageAction = "branch" | "fork" | "label" | "edit" | "retry" | "copy";
@@ -30,26 +31,34 @@ export function renderRow(row: TranscriptRow, context: RowContext): HTMLElement 
 			return h("p", { class: "hint" }, row.text);
 		case "switcher":
 			return branchSwitcher(row.seq, row.siblings, context.onSwitch);
+		case "compaction":
+			return h("div", { class: "row", "data-seq": row.key }, compactionDivider(row.record));
 		case "record":
-			return recordRow(row.record, context);
+			return recordRow(row, context);
 	}
 }
 
-function recordRow(record: StoredRecord, context: RowContext): HTMLElement {
-	const body = recordBody(record, context);
+function recordRow(row: Extract<TranscriptRow, { kind: "record" }>, context: RowContext): HTMLElement {
+	const record = row.record;
+	const body = recordBody(record, context, row.results);
 	const selected = record.seq === context.selectedSeq;
 	const wrapper = h(
 		"div",
-		{ class: `row${selected ? " selected" : ""}`, "data-seq": record.seq, tabindex: "-1" },
+		{ class: `row${selected ? " selected" : ""}${row.summarized ? " summarized" : ""}`, "data-seq": record.seq },
 		body,
 	);
+	if (row.summarized) body.title = "Summarized by a compaction: the model sees the summary (the divider below) instead";
 	const label = context.labels.get(record.seq);
 	if (label) body.prepend(h("span", { class: "label-chip", title: `label: ${label}` }, label));
 	if (record.recordType === "message") {
-		body.setAttribute("tabindex", "0");
-		body.setAttribute("aria-label", `${record.role} message #${record.seq}${selected ? ", selected" : ""}`);
+		body.setAttribute("tabindex", "-1");
+		body.setAttribute("data-message", "");
+		body.setAttribute(
+			"aria-label",
+			`${record.role === "user" ? "your" : record.role} message #${record.seq}${selected ? ", selected" : ""}`,
+		);
 		body.addEventListener("click", (event) => {
-			if ((event.target as HTMLElement).closest("summary, a, button, input")) return;
+			if ((event.target as HTMLElement).closest("summary, a, button, input, img")) return;
 			context.onSelect(record.seq);
 		});
 		body.addEventListener("keydown", (event) => {
@@ -57,16 +66,22 @@ function recordRow(record: StoredRecord, context: RowContext): HTMLElement {
 			event.preventDefault();
 			context.onSelect(record.seq);
 		});
-		if (selected) wrapper.append(actionBar(record, context));
+		if (record.role !== "toolResult") wrapper.append(actionBar(record, context));
 	}
 	return wrapper;
 }
 
+/** The message's actions: shown on hover, when the message has the focus, and when it is selected. */
 function actionBar(record: MessageRecord, context: RowContext): HTMLElement {
 	const act = (action: MessageAction) => () => context.onAction(action, record);
 	return h(
 		"div",
-		{ class: "message-actions", "data-testid": "message-actions" },
+		{
+			class: "message-actions",
+			"data-testid": "message-actions",
+			role: "group",
+			"aria-label": `actions for #${record.seq}`,
+		},
 		record.role === "user" ? h("button", { type: "button", onclick: act("edit") }, "Edit & resend") : null,
 		h(
 			"button",
@@ -83,12 +98,10 @@ function actionBar(record: MessageRecord, context: RowContext): HTMLElement {
 	);
 }
 
-function recordBody(record: StoredRecord, context: RowContext): HTMLElement {
+function recordBody(record: StoredRecord, context: RowContext, results?: ToolResults): HTMLElement {
 	switch (record.recordType) {
 		case "message":
-			return messageBody(record, context);
-		case "compaction":
-			return compactionDivider(record);
+			return messageBody(record, context, results);
 		case "branch_summary":
 			return h(
 				"article",
@@ -124,7 +137,7 @@ function recordBody(record: StoredRecord, context: RowContext): HTMLElement {
 	}
 }
 
-function messageBody(record: MessageRecord, context: RowContext): HTMLElement {
+function messageBody(record: MessageRecord, context: RowContext, results?: ToolResults): HTMLElement {
 	if (record.role === "toolResult") {
 		return h(
 			"article",
@@ -135,18 +148,40 @@ function messageBody(record: MessageRecord, context: RowContext): HTMLElement {
 			}),
 		);
 	}
-	const failed = record.role === "assistant" && (record.stopReason === "error" || record.errorMessage !== undefined);
+	// A reply stopped on request (Stop, Esc, the server shutting down) keeps what it wrote: not a failure.
+	const stopped = record.role === "assistant" && record.stopReason === "aborted";
+	const failed =
+		record.role === "assistant" && !stopped && (record.stopReason === "error" || record.errorMessage !== undefined);
 	return h(
 		"article",
-		{ class: `record message ${record.role}`, "data-role": record.role },
+		{ class: `record message ${record.role}${stopped ? " stopped" : ""}`, "data-role": record.role },
 		messageHeader(record),
-		...renderBlocks(record.content),
-		record.errorMessage ? h("div", { class: "error-text" }, record.errorMessage) : null,
-		failed
+		...renderBlocks(record.content, results),
+		stopped
+			? h("div", { class: "stopped-text", "data-testid": "stopped" }, "Stopped: the reply ends here, as you asked.")
+			: null,
+		failed && record.errorMessage
+			? h(
+					"div",
+					{ class: "error-text", title: record.errorMessage },
+					describeError(
+						undefined,
+						record.errorMessage,
+						record.provider ? `${record.provider}/${record.model ?? ""}` : record.model,
+					),
+				)
+			: null,
+		failed || stopped
 			? h(
 					"button",
-					{ type: "button", class: "retry", "data-testid": "retry", onclick: () => context.onAction("retry", record) },
-					"Retry",
+					{
+						type: "button",
+						class: failed ? "retry" : "retry quiet-retry",
+						"data-testid": "retry",
+						onclick: () => context.onAction("retry", record),
+						title: "Send the same message again, on a new branch from where it was sent",
+					},
+					failed ? "Retry" : "Regenerate",
 				)
 			: null,
 	);
@@ -188,35 +223,29 @@ function branchSwitcher(seq: number, siblings: readonly number[], onSwitch: (seq
 	const index = siblings.indexOf(seq);
 	const previous = siblings[index - 1];
 	const next = siblings[index + 1];
+	const arrow = (label: string, target: number | undefined, text: string) =>
+		h(
+			"button",
+			{
+				type: "button",
+				class: "link",
+				"aria-label": label,
+				title: target === undefined ? `No ${label} here` : `Show the ${label}`,
+				onclick: () => target !== undefined && onSwitch(target),
+				disabled: target === undefined,
+			},
+			text,
+		);
 	return h(
 		"div",
 		{ class: "branch-switcher", "data-testid": "branch-switcher" },
-		h(
-			"button",
-			{
-				type: "button",
-				class: "link",
-				"aria-label": "previous branch",
-				onclick: () => previous !== undefined && onSwitch(previous),
-				disabled: previous === undefined,
-			},
-			"‹",
-		),
+		arrow("previous branch", previous, "‹"),
 		`branch ${index + 1} of ${siblings.length}`,
-		h(
-			"button",
-			{
-				type: "button",
-				class: "link",
-				"aria-label": "next branch",
-				onclick: () => next !== undefined && onSwitch(next),
-				disabled: next === undefined,
-			},
-			"›",
-		),
+		arrow("next branch", next, "›"),
 	);
 }
 
+/** A compaction, just above the first message it kept: what came before is the summary the model sees. */
 function compactionDivider(record: CompactionRecord): HTMLElement {
 	const files = [
 		...record.modifiedFiles.map((file) => `modified ${file}`),
@@ -231,9 +260,7 @@ function compactionDivider(record: CompactionRecord): HTMLElement {
 			h(
 				"summary",
 				null,
-				`Compacted: ${compactNumber(record.tokensBefore)} tokens summarized`,
-				record.trigger ? ` (${record.trigger})` : "",
-				`, messages from #${record.firstKeptSeq} kept`,
+				`Compacted (#${record.seq}${record.trigger ? `, ${record.trigger}` : ""}): the messages above, ≈ ${compactNumber(record.tokensBefore)} tokens, are a summary for the model; it sees everything from here on`,
 			),
 			markdownElement(record.summary, "summary-text"),
 			files.length > 0 ? h("ul", { class: "files" }, ...files.map((file) => h("li", null, file))) : null,

@@ -1,11 +1,10 @@
 import { contentText, type StoredRecord } from "@agent/session-format/reading";
-import type { ExportFormat } from "./api.js";
-import { CompactionDialog } from "./compaction-dialog.js";
-import { byId, h } from "./dom.js";
+import { byId } from "./dom.js";
+import { exportSession } from "./export-download.js";
 import type { MessageAction } from "./record-view.js";
-import type { SessionView } from "./session-view.js";
+import type { SessionPort } from "./session-port.js";
 
-/** What the buttons, dialogs and message actions of a session do. */
+/** What the buttons, dialogs and message actions of a session do, through the session's port. */
 export class SessionActions {
 	private readonly el = {
 		labelDialog: byId<HTMLDialogElement>("label-dialog"),
@@ -16,79 +15,86 @@ export class SessionActions {
 		exportStatus: byId("export-status"),
 	};
 	private labelTarget: number | undefined;
-	/** The Compact dialog: options, progress, stop. */
-	readonly compaction: CompactionDialog;
 
-	constructor(private readonly view: SessionView) {
+	constructor(private readonly port: SessionPort) {
 		const on = (id: string, handler: () => unknown) => byId(id).addEventListener("click", () => void handler());
-		this.compaction = new CompactionDialog(view);
-		on("fork", () => this.fork(view.selectedSeq ?? view.viewLeaf ?? undefined));
-		on("branch", () => this.branch(view.selectedSeq ?? view.viewLeaf));
+		on("fork", () => this.fork(port.selectedSeq() ?? port.viewLeaf() ?? undefined));
+		on("branch", () => this.branch(port.selectedSeq() ?? port.viewLeaf()));
 		on("stop", () => this.stop());
 		// Esc stops a running reply (unless a dialog is open or an edit is being cancelled).
 		document.addEventListener("keydown", (event) => {
-			if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
+			if (event.key !== "Escape" || event.shiftKey || event.defaultPrevented) return;
+			if (document.querySelector("dialog[open]")) return;
 			// Esc in the search box (or another field) is that field's own.
 			if ((event.target as HTMLElement).closest?.("input, select")) return;
-			if (view.pendingTurns.size > 0) void this.stop();
+			if (port.isBusy()) void this.stop();
 		});
 		on("archive", () => this.toggleArchived());
 		on("delete", () => this.remove());
-		on("session-name", () => this.startRename());
-		on("back", () => view.navigate("#/"));
+		on("back", () => port.navigate("#/"));
 		on("label-cancel", () => this.el.labelDialog.close());
 		byId("label-form").addEventListener("submit", () => void this.saveLabel());
-		on("export", () => this.el.exportDialog.showModal());
+		on("export", () => {
+			this.el.exportStatus.textContent = "";
+			this.el.exportDialog.showModal();
+		});
 		on("export-cancel", () => this.el.exportDialog.close());
-		on("export-download", () => this.exportSession("download"));
-		on("export-copy", () => this.exportSession("copy"));
+		on("export-download", () => this.export("download"));
+		on("export-copy", () => this.export("copy"));
 	}
 
-	/** Sends the message box: creates a new session first (the draft), or branches first when editing. */
+	/**
+	 * Sends the message box. A new session is created first (the draft). Otherwise the message
+	 * continues the branch on screen: the one being edited, or another branch the user switched to
+	 * (the server moves the leaf there with the message, and the page says so).
+	 */
 	async send(): Promise<void> {
-		const view = this.view;
-		const composer = view.composer;
+		const port = this.port;
+		const composer = port.composer;
 		const text = composer.message.value.trim();
 		if (text.length === 0) return;
 		composer.message.value = "";
 		const editing = composer.editing;
 		try {
-			let id = view.id;
-			if (view.draft || !id || (editing && editing.parentSeq === null)) {
-				const name = editing && view.metadata?.name ? `${view.metadata.name} (edited)` : undefined;
-				const created = await view.api.createSession({
+			const id = port.id();
+			if (port.isDraft() || !id || (editing && editing.parentSeq === null)) {
+				const name = editing && port.metadata()?.name ? `${port.metadata()?.name} (edited)` : undefined;
+				const created = await port.api.createSession({
 					model: composer.picked(),
 					deferred: true,
 					...(name ? { name } : {}),
 				});
-				id = created.id;
 				composer.cancelEdit();
-				view.navigate(`#/s/${id}`, true);
-				await view.open(id);
-				await view.subscribed;
-				// Deferred: if this first turn fails, the server keeps nothing and the page goes back to a draft.
-				view.unsavedFirstMessage = text;
-				await view.api.send(id, text, composer.modelForSend());
+				await port.openCreated(created.id, text);
+				await port.api.send(created.id, text, { model: composer.modelForSend() });
 				return;
 			}
+			let parentSeq: number | undefined;
 			if (editing && editing.parentSeq !== null) {
-				view.metadata = await view.api.branch(id, editing.parentSeq);
-				view.viewLeaf = editing.parentSeq;
+				parentSeq = editing.parentSeq;
+				port.showBranch(parentSeq);
 				composer.cancelEdit();
-			} else if (!view.isFollowing()) {
-				view.viewLeaf = view.activeLeaf();
+			} else if (!port.isFollowing()) {
+				parentSeq = port.viewLeaf() ?? undefined;
+				if (parentSeq !== undefined) {
+					port.notify(
+						`Sent on the branch on screen: it continues from #${parentSeq}, which is the active branch now. The other branch stays as it was.`,
+					);
+				}
 			}
-			view.render();
-			view.followLatest();
-			await view.api.send(id, text, composer.modelForSend());
+			port.followLatest();
+			await port.api.send(id, text, {
+				model: composer.modelForSend(),
+				...(parentSeq !== undefined ? { parentSeq } : {}),
+			});
 		} catch (error) {
 			composer.message.value = text;
-			view.showNotice((error as Error).message, true);
+			port.notify((error as Error).message, "error");
 		}
 	}
 
 	async onMessageAction(action: MessageAction, record: StoredRecord): Promise<void> {
-		const view = this.view;
+		const port = this.port;
 		switch (action) {
 			case "branch":
 				return this.branch(record.seq);
@@ -97,7 +103,7 @@ export class SessionActions {
 			case "label":
 				this.labelTarget = record.seq;
 				this.el.labelTitle.textContent = `Label #${record.seq}`;
-				this.el.labelInput.value = view.tree().labels().get(record.seq) ?? "";
+				this.el.labelInput.value = port.tree().labels().get(record.seq) ?? "";
 				this.el.labelDialog.showModal();
 				return;
 			case "copy":
@@ -105,202 +111,141 @@ export class SessionActions {
 				return;
 			case "edit":
 				if (record.recordType === "message")
-					view.composer.startEdit(record.seq, view.tree().parentOf(record.seq), contentText(record.content));
+					port.composer.startEdit(record.seq, port.tree().parentOf(record.seq), contentText(record.content));
 				return;
 			case "retry":
 				return this.retry(record);
 		}
 	}
 
-	/** After a failed reply: the same user message again, on a new branch from where it was sent. */
+	/** Copies a text (a code block's, say) and says so. */
+	async copy(text: string, done: string): Promise<void> {
+		try {
+			await navigator.clipboard.writeText(text);
+			this.port.notify(done);
+		} catch {
+			this.port.notify("The browser refused the clipboard; select the text and copy it instead.", "error");
+		}
+	}
+
+	/** After a failed or stopped reply: the same user message again, on a new branch from where it was sent. */
 	private async retry(failed: StoredRecord): Promise<void> {
-		const view = this.view;
-		const id = view.id;
+		const port = this.port;
+		const id = port.id();
 		if (!id) return;
+		const tree = port.tree();
 		let seq: number | null = failed.seq;
 		let user: StoredRecord | undefined;
 		while (seq !== null) {
-			const record = view.tree().get(seq);
+			const record = tree.get(seq);
 			if (record?.recordType === "message" && record.role === "user") {
 				user = record;
 				break;
 			}
-			seq = view.tree().parentOf(seq);
+			seq = tree.parentOf(seq);
 		}
-		if (user?.recordType !== "message") return view.showNotice("No message to retry before this reply.", true);
-		const parent = view.tree().parentOf(user.seq);
+		if (user?.recordType !== "message") return port.notify("No message to retry before this reply.", "error");
+		const parent = tree.parentOf(user.seq);
 		try {
-			if (parent !== null) {
-				view.metadata = await view.api.branch(id, parent);
-				view.viewLeaf = parent;
-				view.render();
-			}
-			view.hideNotice();
-			await view.api.send(id, contentText(user.content), view.composer.modelForSend());
+			port.hideNotice();
+			if (parent !== null) port.showBranch(parent);
+			await port.api.send(id, contentText(user.content), {
+				model: port.composer.modelForSend(),
+				...(parent !== null ? { parentSeq: parent } : {}),
+			});
 		} catch (error) {
-			view.showNotice((error as Error).message, true);
+			port.notify((error as Error).message, "error");
 		}
 	}
 
 	private async fork(atSeq: number | undefined): Promise<void> {
-		const view = this.view;
-		const id = view.id;
+		const port = this.port;
+		const id = port.id();
 		if (!id) return;
 		try {
-			const name = `${view.metadata?.name ?? "Untitled session"} (fork)`;
-			const forked = await view.api.fork(id, { ...(atSeq !== undefined ? { atSeq } : {}), name });
-			view.navigate(`#/s/${forked.id}`);
+			const name = `${port.metadata()?.name ?? "Untitled session"} (fork)`;
+			const forked = await port.api.fork(id, { ...(atSeq !== undefined ? { atSeq } : {}), name });
+			port.navigate(`#/s/${forked.id}`);
 		} catch (error) {
-			view.showNotice((error as Error).message, true);
+			port.notify((error as Error).message, "error");
 		}
 	}
 
 	/** Stops the running turn of the session (the Stop button, or Esc). */
 	async stop(): Promise<void> {
-		const view = this.view;
-		const id = view.id;
-		if (!id || view.pendingTurns.size === 0) return;
+		const port = this.port;
+		const id = port.id();
+		if (!id || !port.isBusy()) return;
 		try {
-			await view.api.cancelTurn(id);
+			await port.api.cancelTurn(id);
 		} catch (error) {
-			view.showNotice((error as Error).message, true);
+			port.notify((error as Error).message, "error");
 		}
 	}
 
 	private async branch(at: number | null): Promise<void> {
-		const view = this.view;
-		const id = view.id;
+		const port = this.port;
+		const id = port.id();
 		if (!id || at === null) return;
 		const summarize = byId<HTMLInputElement>("branch-summarize").checked;
 		try {
-			if (summarize) view.showNotice("Summarizing the branch you leave…");
-			view.metadata = await view.api.branch(id, at, summarize);
-			view.viewLeaf = summarize ? (view.metadata.leafSeq ?? view.metadata.lastSeq) : at;
-			view.select(null);
-			view.showNotice(
+			if (summarize) port.notify("Summarizing the branch you leave…", "progress");
+			const metadata = await port.api.branch(id, at, summarize);
+			port.metadataChanged(metadata);
+			port.showBranch(summarize ? (metadata.leafSeq ?? metadata.lastSeq) : at);
+			port.notify(
 				summarize
 					? `The next message continues from #${at}, with a summary of the branch left; that branch stays too.`
 					: `The next message continues from #${at}; the later messages stay on their own branch.`,
 			);
-			view.composer.message.focus();
-			void view.refreshContext();
+			port.composer.message.focus();
 		} catch (error) {
-			view.showNotice((error as Error).message, true);
+			port.notify((error as Error).message, "error");
 		}
 	}
 
 	private async saveLabel(): Promise<void> {
-		const view = this.view;
-		const id = view.id;
+		const port = this.port;
+		const id = port.id();
 		const target = this.labelTarget;
 		if (!id || target === undefined) return;
 		try {
-			await view.api.label(id, target, this.el.labelInput.value.trim());
+			await port.api.label(id, target, this.el.labelInput.value.trim());
 		} catch (error) {
-			view.showNotice((error as Error).message, true);
+			port.notify((error as Error).message, "error");
 		}
 	}
 
-	private async exportSession(mode: "download" | "copy"): Promise<void> {
-		const view = this.view;
-		const id = view.id;
+	private async export(mode: "download" | "copy"): Promise<void> {
+		const id = this.port.id();
 		if (!id) return;
-		const format = this.el.exportFormat.value as ExportFormat;
-		this.el.exportStatus.textContent = "Exporting…";
-		try {
-			const text = await view.api.exportText(id, format);
-			if (mode === "copy") {
-				await navigator.clipboard.writeText(text);
-				this.el.exportStatus.textContent = `Copied (${text.length.toLocaleString()} characters).`;
-				return;
-			}
-			const types: Record<ExportFormat, [string, string]> = {
-				md: ["text/markdown", "md"],
-				html: ["text/html", "html"],
-				jsonl: ["application/x-ndjson", "jsonl"],
-				pi: ["application/x-ndjson", "pi.jsonl"],
-			};
-			const [type, extension] = types[format];
-			const url = URL.createObjectURL(new Blob([text], { type }));
-			const link = h("a", { class: "hidden-link" });
-			link.href = url;
-			link.download = `session-${id}.${extension}`;
-			document.body.append(link);
-			link.click();
-			link.remove();
-			setTimeout(() => URL.revokeObjectURL(url), 10_000);
-			this.el.exportStatus.textContent = "Downloaded.";
-		} catch (error) {
-			this.el.exportStatus.textContent = (error as Error).message;
-		}
-	}
-
-	private async copy(text: string, done: string): Promise<void> {
-		try {
-			await navigator.clipboard.writeText(text);
-			this.view.showNotice(done);
-		} catch {
-			this.view.showNotice("The browser refused the clipboard; select the text and copy it instead.", true);
-		}
+		const status = this.el.exportStatus;
+		status.textContent = "Exporting…";
+		status.textContent = await exportSession(this.port.api, id, this.el.exportFormat.value, mode);
 	}
 
 	private async toggleArchived(): Promise<void> {
-		const view = this.view;
-		const id = view.id;
-		if (!id || !view.metadata) return;
+		const port = this.port;
+		const id = port.id();
+		const metadata = port.metadata();
+		if (!id || !metadata) return;
 		try {
-			view.metadata = await view.api.updateSession(id, { archived: !view.metadata.archivedAt });
-			view.render();
+			port.metadataChanged(await port.api.updateSession(id, { archived: !metadata.archivedAt }));
 		} catch (error) {
-			view.showNotice((error as Error).message, true);
+			port.notify((error as Error).message, "error");
 		}
 	}
 
 	private async remove(): Promise<void> {
-		const view = this.view;
-		const id = view.id;
+		const port = this.port;
+		const id = port.id();
 		if (!id) return;
-		if (!confirm(`Delete “${view.metadata?.name ?? id}” and its whole history? This cannot be undone.`)) return;
+		if (!confirm(`Delete “${port.metadata()?.name ?? id}” and its whole history? This cannot be undone.`)) return;
 		try {
-			await view.api.deleteSession(id);
-			view.navigate("#/");
+			await port.api.deleteSession(id);
+			port.navigate("#/");
 		} catch (error) {
-			view.showNotice((error as Error).message, true);
+			port.notify((error as Error).message, "error");
 		}
-	}
-
-	/** The title becomes a text field: Enter saves, Esc cancels. */
-	private startRename(): void {
-		const view = this.view;
-		const id = view.id;
-		if (!id || !view.metadata) return;
-		const title = view.el.name;
-		const input = h("input", { class: "rename", value: view.metadata.name ?? "", "aria-label": "Session name" });
-		let finished = false;
-		const finish = async (save: boolean) => {
-			if (finished) return;
-			finished = true;
-			input.replaceWith(title);
-			title.focus();
-			const name = input.value.trim();
-			if (!save || name.length === 0 || name === view.metadata?.name) return;
-			try {
-				view.metadata = await view.api.updateSession(id, { name });
-				view.render();
-			} catch (error) {
-				view.showNotice((error as Error).message, true);
-			}
-		};
-		input.addEventListener("keydown", (event) => {
-			if (event.key === "Enter") void finish(true);
-			if (event.key === "Escape") {
-				event.stopPropagation();
-				void finish(false);
-			}
-		});
-		input.addEventListener("blur", () => void finish(true));
-		title.replaceWith(input);
-		input.focus();
-		input.select();
 	}
 }

@@ -1,4 +1,4 @@
-import { modelLabel, type SessionMetadata } from "@agent/session-format/reading";
+import { listingTime, modelLabel, type SessionMetadata } from "@agent/session-format/reading";
 import type { Api } from "./api.js";
 import { h } from "./dom.js";
 import { fullDate, relativeTime } from "./format.js";
@@ -7,6 +7,11 @@ import { VirtualList } from "./virtual-list.js";
 type ListRow = { kind: "session"; session: SessionMetadata } | { kind: "hint"; text: string };
 
 const PAGE = 100;
+
+/** The server's order (S7.5): newest activity first, then the greater id. */
+function newestFirst(a: SessionMetadata, b: SessionMetadata): number {
+	return listingTime(b) - listingTime(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
 /** Load the next page when the view is this close to the end of what is loaded, in px. */
 const PREFETCH_PX = 800;
 
@@ -41,9 +46,46 @@ export class SessionList {
 			keyOf: (row) => (row.kind === "session" ? row.session.id : "hint"),
 			estimateSize: () => 61,
 			render: (row) => this.renderRow(row),
-			onChange: () => this.maybeLoadMore(),
+			onChange: () => {
+				this.maybeLoadMore();
+				this.syncTabStop();
+			},
 		});
 		scroller.addEventListener("keydown", (event) => this.onKey(event));
+		scroller.addEventListener("focusin", (event) => {
+			const id = (event.target as HTMLElement).closest<HTMLElement>("[data-id]")?.dataset.id;
+			if (id) this.tabStop = id;
+			this.syncTabStop();
+		});
+	}
+
+	/** The session the list's one Tab stop is on: the one last focused, else the open one, else the first. */
+	private tabStop: string | undefined;
+
+	/** The ids of the sessions listed (the Tab stop is one of them). */
+	private ids = new Set<string>();
+
+	/** The list is one Tab stop (arrow keys move within it): only that session's button takes Tab. */
+	private syncTabStop(): void {
+		const ids = this.ids;
+		const current = this.handlers.currentId();
+		const stop =
+			(this.tabStop && ids.has(this.tabStop) ? this.tabStop : undefined) ??
+			(current && ids.has(current) ? current : undefined) ??
+			this.sessions[0]?.id;
+		let drawn = false;
+		for (const [key, row] of this.list.mountedRows()) {
+			const button = row.querySelector<HTMLButtonElement>("button");
+			if (!button) continue;
+			button.tabIndex = key === stop ? 0 : -1;
+			drawn ||= key === stop;
+		}
+		// The stop scrolled out of view: the first session drawn takes Tab instead.
+		if (!drawn) {
+			const first = this.list.mountedRows().next();
+			const button = first.done ? undefined : first.value[1].querySelector<HTMLButtonElement>("button");
+			if (button) button.tabIndex = 0;
+		}
 	}
 
 	/** Loads the first page for a filter (or the current one again). */
@@ -61,13 +103,47 @@ export class SessionList {
 		}
 	}
 
-	/** A session's new metadata (from the live feed): moved to its place by activity. */
-	update(metadata: SessionMetadata): void {
-		const index = this.sessions.findIndex((session) => session.id === metadata.id);
+	/**
+	 * Sessions' new metadata (from the live feed: a rename, a reply, an archive, a session made
+	 * elsewhere): each moved to its place by activity, taken in when it now matches the filter,
+	 * taken out when it no longer does; sorted once, as the server sorts, so the pages loaded later fit.
+	 */
+	update(changed: readonly SessionMetadata[]): void {
+		const index = new Map(this.sessions.map((session, at) => [session.id, at]));
+		const last = this.sessions.at(-1);
+		const removed = new Set<string>();
+		for (const metadata of changed) {
+			const at = index.get(metadata.id);
+			const matches = this.matches(metadata);
+			if (at !== undefined && !matches) removed.add(metadata.id);
+			else if (at !== undefined) this.sessions[at] = metadata;
+			// Beyond the pages loaded (older than the last one), it comes with its page.
+			else if (matches && (this.nextCursor === undefined || !last || newestFirst(metadata, last) <= 0)) {
+				index.set(metadata.id, this.sessions.push(metadata) - 1);
+			}
+		}
+		if (removed.size > 0) this.sessions = this.sessions.filter((session) => !removed.has(session.id));
+		this.sessions.sort(newestFirst);
+		this.show(changed.map((metadata) => metadata.id));
+	}
+
+	/** A session deleted (from the live feed). */
+	remove(id: string): void {
+		const index = this.sessions.findIndex((session) => session.id === id);
 		if (index < 0) return;
-		this.sessions[index] = metadata;
-		this.sessions.sort((a, b) => b.lastMessageAt.localeCompare(a.lastMessageAt));
-		this.show([metadata.id]);
+		this.sessions.splice(index, 1);
+		this.show();
+	}
+
+	/** Whether the list's filter (the archived toggle, the search text) takes the session. */
+	private matches(metadata: SessionMetadata): boolean {
+		if (metadata.archivedAt && !this.filter.archived) return false;
+		const search = this.filter.search.toLowerCase();
+		return (
+			search.length === 0 ||
+			metadata.id.toLowerCase().includes(search) ||
+			(metadata.name ?? "").toLowerCase().includes(search)
+		);
 	}
 
 	/** Re-draws rows (the current session or the busy ones changed). */
@@ -85,6 +161,7 @@ export class SessionList {
 	}
 
 	private show(changed?: string[]): void {
+		this.ids = new Set(this.sessions.map((session) => session.id));
 		const rows: ListRow[] = this.sessions.map((session) => ({ kind: "session", session }));
 		if (rows.length === 0) {
 			const search = this.filter.search;

@@ -52,8 +52,10 @@ export class TreeView {
 			label ? h("span", { class: "label-chip inline" }, label) : null,
 			h("span", { class: "seq" }, `#${record.seq}`),
 		);
-		button.style.marginLeft = `${Math.min(line.depth, 12) * 1.1}rem`;
-		return h("div", { class: "tree-row" }, button);
+		// Indented by padding inside a full-width row: a deep branch never runs off the screen.
+		const row = h("div", { class: "tree-row" }, button);
+		row.style.setProperty("--depth", String(line.depth));
+		return row;
 	}
 }
 

@@ -82,7 +82,15 @@ export class VirtualList<T> {
 		// A scroll still settling targets an index, which means another row once rows are added above.
 		this.virtualizer.cancelScroll();
 		this.items = items;
-		this.virtualizer.setOptions({ ...this.virtualizer.options, count: items.length });
+		// A new key function for every new list: the virtualizer keeps its measurements (and their
+		// keys) while its options stay the same, so a list re-sorted to the same length (a session
+		// moving to the top) would keep the old keys by position and draw one row twice and lose
+		// another. Measured sizes are kept by key, so nothing is measured again.
+		this.virtualizer.setOptions({
+			...this.virtualizer.options,
+			count: items.length,
+			getItemKey: (index) => this.options.keyOf(items[index] as T),
+		});
 		// The new height first: keeping the view anchored scrolls, which the old height would clamp.
 		this.inner.style.height = `${this.virtualizer.getTotalSize()}px`;
 		this.virtualizer._willUpdate();
@@ -128,6 +136,11 @@ export class VirtualList<T> {
 			this.mounted.delete(key);
 		}
 		this.paint();
+	}
+
+	/** The rows drawn now, by key. */
+	mountedRows(): IterableIterator<[RowKey, HTMLElement]> {
+		return this.mounted.entries();
 	}
 
 	/** The element drawn for a key, if it is in view. */
@@ -222,6 +235,29 @@ export class VirtualList<T> {
 			row.remove();
 			this.mounted.delete(key);
 		}
+		this.order(rows);
 		for (const row of rows) this.virtualizer.measureElement(row);
+	}
+
+	/**
+	 * Puts the drawn rows in the document in list order (a re-sorted list, or rows drawn above the
+	 * ones there), so that screen readers and the Tab key meet them in the order they are seen.
+	 * A row holding the focus that had to move gets it back.
+	 */
+	private order(rows: readonly HTMLElement[]): void {
+		const focused = document.activeElement;
+		let cursor = this.inner.firstElementChild;
+		let moved = false;
+		for (const row of rows) {
+			if (cursor === row) {
+				cursor = cursor.nextElementSibling;
+				continue;
+			}
+			this.inner.insertBefore(row, cursor);
+			moved = true;
+		}
+		if (moved && focused instanceof HTMLElement && this.inner.contains(focused) && document.activeElement !== focused) {
+			focused.focus({ preventScroll: true });
+		}
 	}
 }

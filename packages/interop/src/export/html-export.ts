@@ -11,7 +11,10 @@ section.user{background:#f4f8ff}section.assistant{background:#fafafa}section.too
 section.error{border-color:#d33}section.summary{background:#fff8e6}section.custom_message{background:#f3f0ff}
 header{font-weight:600;margin-bottom:.3rem}header small{font-weight:400;color:#777;margin-left:.5rem}
 p.note{color:#666;font-style:italic;margin:.4rem 0}pre{white-space:pre-wrap;word-break:break-word;background:#f0f0f0;padding:.5rem;border-radius:6px;margin:.4rem 0}
-.text{white-space:pre-wrap;word-break:break-word}details{margin:.3rem 0}summary{cursor:pointer;color:#555}img{max-width:100%}`;
+.text{white-space:pre-wrap;word-break:break-word}details{margin:.3rem 0}summary{cursor:pointer;color:#555}
+label.image{display:block;margin:.4rem 0}label.image input{position:absolute;opacity:0;pointer-events:none}
+label.image img{display:block;max-width:100%;max-height:24rem;border:1px solid #ddd;border-radius:6px;cursor:zoom-in}
+label.image input:checked+img{max-height:none;cursor:zoom-out}label.image input:focus-visible+img{outline:2px solid #3b5bdb}`;
 
 /** Content Security Policy: the page loads nothing from anywhere (images are inline data). */
 const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
@@ -89,7 +92,8 @@ function blocksHtml(blocks: readonly ContentBlock[], asOutput: boolean): string 
 				const data = block.data.replace(/\s+/g, "");
 				out +=
 					SAFE_IMAGE_TYPE.test(block.mimeType) && BASE64.test(data)
-						? `<img alt="image" src="data:${block.mimeType};base64,${data}">`
+						? // Size-capped; a click (the label's checkbox, no script) shows it whole.
+							`<label class="image"><input type="checkbox" aria-label="Show the image at full size"><img alt="image" src="data:${block.mimeType};base64,${data}"></label>`
 						: `<p class="note">[image: ${escapeHtml(block.mimeType)}, ${base64Bytes(block.data)} bytes, not shown]</p>`;
 				break;
 			}

@@ -1,0 +1,18 @@
+import type { AgentSessions } from "@agent/session";
+import type { ModelCatalog } from "./model-catalog.js";
+import type { JobScheduler } from "./scheduler.js";
+import type { Shutdown } from "./shutdown.js";
+import type { WebAssets } from "./web-assets.js";
+
+/**
+ * What the route modules share. A module of its own, so that the app (which registers the routes)
+ * and the routes (which take these) import it, and never each other.
+ */
+export interface RouteDeps {
+	runtime: AgentSessions;
+	models: ModelCatalog;
+	scheduler: JobScheduler;
+	assets: WebAssets;
+	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
+	shutdown: Shutdown;
+}
