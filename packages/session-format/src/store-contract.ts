@@ -16,6 +16,12 @@ import type { RecordInput, SessionRecord, StoredRecord } from "./records.js";
 import type { SessionStats } from "./stats.js";
 import type { SearchHit } from "./text-search.js";
 
+/** Seqs from..to missing from a log (both included). */
+export interface SeqGap {
+	from: number;
+	to: number;
+}
+
 export interface CreateSessionOptions {
 	name?: string;
 	/** "provider/model-id" */
@@ -140,6 +146,7 @@ export type VerifyProblemKind =
 	| "torn_tail"
 	| "corrupt_line"
 	| "opaque_record"
+	| "unportable_text"
 	| "seq_gap"
 	| "seq_duplicate"
 	| "dangling_parent"
@@ -253,8 +260,14 @@ export interface SessionImportTarget {
 	 * yet has), unless it exists already; returns its last seq (0 when new), so a copy resumes.
 	 */
 	adoptSession(id: string, facts: SessionMetadata): Promise<number>;
-	/** Appends records exactly as given, under the lease: their seqs must continue the log's last seq. */
-	appendExact(id: string, records: readonly StoredRecord[]): Promise<void>;
+	/**
+	 * Appends records exactly as given, under the lease: their seqs must continue the log's last
+	 * seq, one by one, but for the seqs of `options.gaps` (a source log's gaps that its repair
+	 * acknowledged: the damaged line holding them stays behind). A store that cannot hold some text
+	 * of a record as it is (PostgreSQL: a lone surrogate, U+0000 in a name; see portableRecord)
+	 * stores U+FFFD in its place.
+	 */
+	appendExact(id: string, records: readonly StoredRecord[], options?: { gaps?: readonly SeqGap[] }): Promise<void>;
 }
 
 export function isImportTarget(store: SessionStore): store is SessionStore & SessionImportTarget {

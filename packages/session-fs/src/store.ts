@@ -5,7 +5,11 @@ import {
 	type AppendResult,
 	type CreateSessionOptions,
 	checkCreateOptions,
+	checkIdentityKey,
+	checkLabel,
+	checkListOptions,
 	checkName,
+	checkSearchArgs,
 	checkSeconds,
 	cloneMetadata,
 	DeferredSessions,
@@ -23,13 +27,16 @@ import {
 	type RecordInput,
 	type SearchHit,
 	type SearchOptions,
+	type SeqGap,
 	type SessionImportTarget,
 	type SessionLease,
 	type SessionMetadata,
 	type SessionStats,
 	type SessionStore,
 	type StoredRecord,
+	truncateText,
 	type VerifyReport,
+	verifyPasses,
 } from "@agent/session-format/reading";
 import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
 import { iterate } from "./deferred-reads.js";
@@ -183,6 +190,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	private async listed(options: ListOptions): Promise<ListedPage> {
+		checkListOptions(options);
 		return pageOf(await this.listedAll(), options);
 	}
 
@@ -206,10 +214,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-		const limit = options.limit;
-		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
-			throw invalidArgument(`search limit must be a whole number >= 1, got ${limit}`);
-		}
+		checkSearchArgs(query, options);
 		const listing: ListOptions = { archived: options.archived ?? false };
 		if (options.cwd !== undefined) listing.cwd = options.cwd;
 		const { sessions } = await this.list(listing);
@@ -266,7 +271,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async label(id: string, targetSeq: number, label: string): Promise<SessionMetadata> {
-		if (typeof label !== "string") throw invalidArgument(`a label must be a string, got ${typeof label}`);
+		checkLabel(label);
 		const paths = await this.materialized(id);
 		const { withLease } = await writing();
 		const result = await withLease(paths, this.options, {}, async (writer) => {
@@ -322,10 +327,14 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	/** SessionImportTarget: records exactly as given, under the lease; their seqs continue the log. */
-	async appendExact(id: string, records: readonly StoredRecord[]): Promise<void> {
+	async appendExact(
+		id: string,
+		records: readonly StoredRecord[],
+		options: { gaps?: readonly SeqGap[] } = {},
+	): Promise<void> {
 		const paths = await this.materialized(id);
 		const { withLease } = await writing();
-		await withLease(paths, this.options, {}, (writer) => writer.appendExact(records));
+		await withLease(paths, this.options, {}, (writer) => writer.appendExact(records, options.gaps));
 	}
 
 	/** Deletes the session under its lease: the directory is renamed away first, so readers see it whole or not at all. */
@@ -350,9 +359,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async findByIdentity(identityKey: string): Promise<SessionMetadata | undefined> {
-		if (typeof identityKey !== "string" || identityKey.length === 0) {
-			throw invalidArgument("findByIdentity needs a non-empty identity key");
-		}
+		checkIdentityKey(identityKey);
 		return (await this.list({ identityKey, limit: 1 })).sessions[0];
 	}
 
@@ -382,7 +389,8 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 					recordType: "damage_ack",
 					line: line.line,
 					byteOffset: line.byteOffset,
-					reason: line.reason.slice(0, 500),
+					reason: truncateText(line.reason, 500),
+					...(line.seqs ? { seqs: line.seqs } : {}),
 				}),
 			);
 			if (acks.length > 0) await writer.append(acks);
@@ -392,7 +400,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 			if (acks.length > 0) report.acknowledged = acks.length;
 			// What repair fixes (the metadata) no longer counts against it.
 			report.problems = report.problems.filter((problem) => !problem.kind.startsWith("metadata_"));
-			report.ok = report.problems.every((problem) => problem.kind === "opaque_record" || problem.acknowledged);
+			report.ok = verifyPasses(report.problems);
 			return report;
 		});
 	}

@@ -14,6 +14,11 @@ function likePattern(text: string): string {
 	return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** `column = value` as the hash indexes of migration 5 answer it: by md5, then the value itself. */
+export function hashedEquals(column: string, placeholder: string): string {
+	return `md5(${column}) = md5(${placeholder}::text) AND ${column} = ${placeholder}`;
+}
+
 /**
  * One page of the listing as one indexed query (agent_sessions_listing, the identity / cwd
  * index, or for a search the trigram indexes where pg_trgm is available): filters, newest lastMessageAt first, keyset pagination — the cost follows the page, not
@@ -36,8 +41,8 @@ export async function listPage(db: Db, options: ListOptions): Promise<ListPage> 
 	else if (archived === "only") where.push("archived = true");
 	else where.push("archived IN (false, true)");
 	if (options.source !== undefined) where.push(`source = ${param(options.source)}`);
-	if (options.identityKey !== undefined) where.push(`identity_key = ${param(options.identityKey)}`);
-	if (options.cwd !== undefined) where.push(`cwd = ${param(options.cwd)}`);
+	if (options.identityKey !== undefined) where.push(hashedEquals("identity_key", param(options.identityKey)));
+	if (options.cwd !== undefined) where.push(hashedEquals("cwd", param(options.cwd)));
 	if (options.search !== undefined && options.search.length > 0) {
 		const pattern = param(likePattern(options.search));
 		// Ids are letters and digits: a needle with anything else can only be in a name.

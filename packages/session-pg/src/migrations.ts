@@ -137,6 +137,20 @@ END
 $$;
 `,
 	},
+	{
+		version: 5,
+		name: "identity and cwd indexes by hash",
+		// A btree entry holds at most about 2,700 bytes: an identity key of 1,024 CJK characters (3
+		// bytes each in UTF-8; FIELD_LIMITS.id allows it) or a long working directory did not fit, and
+		// the insert failed. The indexes now hold the md5 of the value (list.ts and search.ts compare
+		// md5(column) = md5($n) AND column = $n, so the index finds the rows and equality decides).
+		sql: `
+DROP INDEX IF EXISTS agent_sessions_identity;
+DROP INDEX IF EXISTS agent_sessions_cwd;
+CREATE INDEX agent_sessions_identity ON agent_sessions (md5(identity_key), sort_ms DESC, id DESC) WHERE identity_key IS NOT NULL;
+CREATE INDEX agent_sessions_cwd ON agent_sessions (md5(cwd), sort_ms DESC, id DESC) WHERE cwd IS NOT NULL;
+`,
+	},
 ];
 
 /** Serializes migration across processes starting at once: a transaction-level advisory lock on this key. */

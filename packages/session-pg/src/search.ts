@@ -5,6 +5,7 @@ import {
 	type TextMatcher,
 	textMatcher,
 } from "@agent/session-format";
+import { hashedEquals } from "./list.js";
 import { type Db, decodeRow, type RecordRow } from "./rows.js";
 
 export const DEFAULT_SEARCH_LIMIT = 100;
@@ -80,7 +81,7 @@ function sessionFilters(options: SearchOptions, params: unknown[]): string[] {
 	if (archived !== true) where.push(archived === "only" ? "s.archived" : "NOT s.archived");
 	if (options.cwd !== undefined) {
 		params.push(options.cwd);
-		where.push(`s.cwd = $${params.length}`);
+		where.push(hashedEquals("s.cwd", `$${params.length}`));
 	}
 	return where;
 }

@@ -7,7 +7,7 @@ import {
 	type StoredRecord,
 } from "@agent/session-format";
 import { notFound, PREFIX } from "./errors.js";
-import { type Db, decodeRow, jsonbText, rowsForward, rowType } from "./rows.js";
+import { columnText, type Db, decodeRow, jsonbText, rowsForward, rowType } from "./rows.js";
 
 interface SessionRow {
 	created: SessionMetadata;
@@ -54,10 +54,14 @@ function metadataValues(metadata: SessionMetadata): unknown[] {
 		listingTime(metadata),
 		metadata.archivedAt !== undefined,
 		metadata.source,
-		metadata.identityKey ?? null,
-		metadata.cwd ?? null,
-		metadata.name ?? null,
+		nullableColumn(metadata.identityKey),
+		nullableColumn(metadata.cwd),
+		nullableColumn(metadata.name),
 	];
+}
+
+function nullableColumn(text: string | undefined): string | null {
+	return text === undefined ? null : columnText(text);
 }
 
 const SET_METADATA =
@@ -94,21 +98,11 @@ export async function writeAppend(
 }
 
 export async function saveMetadata(db: Db, metadata: SessionMetadata, onlyIfStaleAt?: number): Promise<void> {
-	const values = [
-		metadata.id,
-		jsonbText(metadata),
-		metadata.lastSeq,
-		listingTime(metadata),
-		metadata.archivedAt !== undefined,
-		metadata.source,
-		metadata.identityKey ?? null,
-		metadata.cwd ?? null,
-		metadata.name ?? null,
-	];
+	const values = metadataValues(metadata);
 	// A rebuild by a reader writes only over a still-missing cache of the same log (a writer may have been faster).
 	const guard = onlyIfStaleAt === undefined ? "" : " AND metadata IS NULL AND last_seq = $10";
 	await db.query(
-		`UPDATE agent_sessions SET metadata = $2, last_seq = $3, sort_ms = $4, archived = $5, source = $6, identity_key = $7, cwd = $8, name = $9 WHERE id = $1${guard}`,
+		`UPDATE agent_sessions SET ${SET_METADATA} WHERE id = $1${guard}`,
 		onlyIfStaleAt === undefined ? values : [...values, onlyIfStaleAt],
 	);
 }

@@ -4,7 +4,11 @@ import {
 	assertSessionId,
 	type CreateSessionOptions,
 	checkCreateOptions,
+	checkIdentityKey,
+	checkLabel,
+	checkListOptions,
 	checkName,
+	checkSearchArgs,
 	checkSeconds,
 	cloneMetadata,
 	contextOf,
@@ -23,12 +27,14 @@ import {
 	type RecordInput,
 	type SearchHit,
 	type SearchOptions,
+	type SeqGap,
 	type SessionImportTarget,
 	type SessionLease,
 	type SessionMetadata,
 	type SessionStore,
 	type StoredRecord,
 	type VerifyReport,
+	verifyPasses,
 } from "@agent/session-format";
 import pg from "pg";
 import { invalidArgument, storageFailure } from "./errors.js";
@@ -205,6 +211,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async list(options: ListOptions = {}): Promise<ListPage> {
+		checkListOptions(options);
 		return this.db("listing sessions", (db) => listPage(db, options));
 	}
 
@@ -216,6 +223,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+		checkSearchArgs(query, options);
 		return this.db("searching sessions", (db) => searchRows(db, query, options));
 	}
 
@@ -260,7 +268,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async label(id: string, targetSeq: number, label: string): Promise<SessionMetadata> {
-		if (typeof label !== "string") throw invalidArgument(`a label must be a string, got ${typeof label}`);
+		checkLabel(label);
 		await this.materialized(id);
 		const result = await this.write(id, undefined, async (tx) => {
 			const lastSeq = tx.current.lastSeq;
@@ -304,9 +312,13 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	/** SessionImportTarget: records exactly as given, in one transaction under the lock; their seqs continue the log. */
-	async appendExact(id: string, records: readonly StoredRecord[]): Promise<void> {
+	async appendExact(
+		id: string,
+		records: readonly StoredRecord[],
+		options: { gaps?: readonly SeqGap[] } = {},
+	): Promise<void> {
 		await this.materialized(id);
-		await this.write(id, undefined, (tx) => tx.appendExact(records));
+		await this.write(id, undefined, (tx) => tx.appendExact(records, options.gaps));
 	}
 
 	/** Deletes the session and its records in one transaction under its lock: readers see it whole or not at all. */
@@ -320,9 +332,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async findByIdentity(identityKey: string): Promise<SessionMetadata | undefined> {
-		if (typeof identityKey !== "string" || identityKey.length === 0) {
-			throw invalidArgument("findByIdentity needs a non-empty identity key");
-		}
+		checkIdentityKey(identityKey);
 		return (await this.list({ identityKey, limit: 1 })).sessions[0];
 	}
 
@@ -349,7 +359,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 			await tx.replaceMetadata(outcome.rebuilt);
 			const report: VerifyReport = { ...outcome.report, repaired: true };
 			report.problems = report.problems.filter((problem) => !problem.kind.startsWith("metadata_"));
-			report.ok = report.problems.every((problem) => problem.kind === "opaque_record");
+			report.ok = verifyPasses(report.problems);
 			return report;
 		});
 	}
