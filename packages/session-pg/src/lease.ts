@@ -27,6 +27,10 @@ export class PgLease implements SessionLease {
 	/** The connection died, and the lock with it. */
 	private lost = false;
 	private queue: Promise<unknown> = Promise.resolve();
+	/** Marks the lease lost when its connection fails; removed on release (the connection goes back to the pool). */
+	private readonly onConnectionError = () => {
+		this.lost = true;
+	};
 
 	private constructor(
 		readonly sessionId: string,
@@ -65,9 +69,7 @@ export class PgLease implements SessionLease {
 			locked_ = true;
 			const holder = await recordHolder(client, id);
 			const lease = new PgLease(id, holder, client, pool, now);
-			client.on("error", () => {
-				lease.lost = true;
-			});
+			client.on("error", lease.onConnectionError);
 			return lease;
 		} catch (error) {
 			if (locked_) await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, [id]).catch(() => undefined);
@@ -96,6 +98,7 @@ export class PgLease implements SessionLease {
 				// A lost connection took the lock with it: nothing more goes through this lease.
 				if ((error as { code?: string }).code === "STORAGE_FAILURE" && (this.lost || !this.alive())) {
 					this.released = true;
+					this.client.off("error", this.onConnectionError);
 					this.client.release(error as Error);
 					throw leaseConnectionLost(this.sessionId, error);
 				}
@@ -115,6 +118,7 @@ export class PgLease implements SessionLease {
 		await this.queue;
 		if (this.released) return;
 		this.released = true;
+		this.client.off("error", this.onConnectionError);
 		if (this.lost) {
 			this.client.release(new Error("connection lost"));
 			return;

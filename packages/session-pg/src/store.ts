@@ -33,10 +33,12 @@ import {
 	type SessionMetadata,
 	type SessionStore,
 	type StoredRecord,
+	textMatcher,
 	type VerifyReport,
 	verifyPasses,
 } from "@agent/session-format";
 import pg from "pg";
+import { boundedRead } from "./bounded-read.js";
 import { invalidArgument, storageFailure } from "./errors.js";
 import { forkSession } from "./fork.js";
 import { PgLease } from "./lease.js";
@@ -68,6 +70,11 @@ export interface PgStoreOptions {
 	maxLeases?: number;
 	/** How long a writer waits for another's lease by default, in ms (default 10 000). */
 	waitMs?: number;
+	/**
+	 * How long one statement of a search may run, in ms (default 15 000): PostgreSQL stops it
+	 * (statement_timeout) and the search fails with a temporary STORAGE_FAILURE (HTTP 503).
+	 */
+	searchTimeoutMs?: number;
 	/** Clock (tests). */
 	now?: () => Date;
 }
@@ -81,6 +88,7 @@ export interface PgStoreOptions {
 export class PgSessionStore implements SessionStore, SessionImportTarget {
 	private readonly deferred = new DeferredSessions();
 	private readonly waitMs: number;
+	private readonly searchTimeoutMs: number;
 	private readonly now: () => Date;
 
 	constructor(
@@ -91,6 +99,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		private readonly leasePool: pg.Pool = newPool({ ...pool.options, max: options.maxLeases ?? DEFAULT_MAX_LEASES }),
 	) {
 		this.waitMs = options.waitMs ?? 10_000;
+		this.searchTimeoutMs = options.searchTimeoutMs ?? 15_000;
 		this.now = options.now ?? (() => new Date());
 	}
 
@@ -224,7 +233,9 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 
 	async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
 		checkSearchArgs(query, options);
-		return this.db("searching sessions", (db) => searchRows(db, query, options));
+		const matcher = textMatcher(query);
+		const bounds = { timeoutMs: this.searchTimeoutMs, signal: options.signal };
+		return boundedRead(this.pool, "searching message text", bounds, (client) => searchRows(client, matcher, options));
 	}
 
 	async lease(id: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<SessionLease> {
