@@ -151,7 +151,15 @@ export {
 	portableRecord,
 	unportableText,
 } from "./text-rules.js";
-export { foldCase, MAX_SEARCH_QUERY_CHARS, type SearchHit, type TextMatcher, textMatcher } from "./text-search.js";
+export {
+	asciiRunOf,
+	foldCase,
+	listSearchMatches,
+	MAX_SEARCH_QUERY_CHARS,
+	type SearchHit,
+	type TextMatcher,
+	textMatcher,
+} from "./text-search.js";
 export { emptyMetrics, emptyTokenTotals } from "./token-totals.js";
 export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
 export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";

@@ -119,6 +119,26 @@ export function foldCase(text: string): string {
 		.join("");
 }
 
+/**
+ * Whether a listing's `search` finds a session: its text in the session's name or id, case folded
+ * (foldCase), the same in every store.
+ */
+export function listSearchMatches(search: string, id: string, name: string | undefined): boolean {
+	const needle = foldCase(search);
+	return foldCase(id).includes(needle) || (name !== undefined && foldCase(name).includes(needle));
+}
+
+/**
+ * The longest run of printable ASCII in `text` once case folded: what a store may look for with an
+ * ASCII case-insensitive scan (LIKE ... ILIKE) before deciding with listSearchMatches, since no
+ * other character folds into ASCII. Empty when there is none.
+ */
+export function asciiRunOf(text: string): string {
+	return foldCase(text)
+		.split(/[^\x20-\x7e]+/)
+		.reduce((longest, run) => (run.length > longest.length ? run : longest), "");
+}
+
 /** Runs of whitespace as one space, trimmed. */
 function collapse(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
