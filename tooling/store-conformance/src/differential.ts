@@ -162,8 +162,8 @@ const NAMED_EXAMPLES: ReadonlyArray<readonly [string, Op[]]> = [
 			{ op: "create", options: { name: "İstanbul, \u212aelvin" } },
 			{ op: "list", options: { search: "İ" } },
 			{ op: "list", options: { search: "i" } },
-			{ op: "list", options: { search: "k" } },
-			{ op: "list", options: { search: "\u212a" } },
+			{ op: "list", options: { search: "kelvin" } },
+			{ op: "list", options: { search: "\u212aELVIN" } },
 		],
 	],
 ];
