@@ -112,6 +112,7 @@ export { type SessionContextDefaults, sessionContextDefaults } from "./session-d
 export type { CompactionConfig } from "./settings.js";
 export { type ModelStats, type SessionStats, summarizeSessions } from "./stats.js";
 export {
+	checkAcceptedTurn,
 	checkCreateOptions,
 	checkIdentityKey,
 	checkLabel,
@@ -119,12 +120,15 @@ export {
 	checkName,
 	checkSearchArgs,
 	checkSeconds,
+	checkTurnId,
 } from "./store-args.js";
 export type {
+	AcceptedTurn,
 	AppendOptions,
 	AppendResult,
 	CreateSessionOptions,
 	ForkOptions,
+	JournaledTurn,
 	ListJsonPage,
 	ListOptions,
 	ListPage,

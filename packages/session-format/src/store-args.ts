@@ -1,7 +1,8 @@
 import { AgentSessionError } from "./errors.js";
 import { FIELD_LIMITS } from "./limits.js";
 import { SESSION_SOURCES } from "./record-kinds.js";
-import type { CreateSessionOptions, ListOptions, SearchOptions } from "./store-contract.js";
+import type { AcceptedTurn, CreateSessionOptions, ListOptions, SearchOptions } from "./store-contract.js";
+import { headOf } from "./text-cut.js";
 import { checkTextArgument } from "./text-rules.js";
 import { MAX_SEARCH_QUERY_CHARS } from "./text-search.js";
 
@@ -130,4 +131,23 @@ export function checkSeconds(seconds: unknown): void {
 	if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) {
 		throw invalidArgument(`uptime must be a finite number of seconds >= 0, got ${String(seconds)}`);
 	}
+}
+
+/** A turn id as the turn journal keys it (a file name on disk): letters, digits, `-` and `_`. */
+const TURN_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function checkTurnId(turnId: unknown): void {
+	if (typeof turnId !== "string" || !TURN_ID.test(turnId)) {
+		throw invalidArgument(
+			`a turn id must be 1 to 128 letters, digits, "-" or "_", got ${JSON.stringify(headOf(String(turnId), 40))}`,
+		);
+	}
+}
+
+/** An accepted turn as the turn journal takes it (see AcceptedTurn). */
+export function checkAcceptedTurn(turn: AcceptedTurn): void {
+	if (typeof turn !== "object" || turn === null) throw invalidArgument("an accepted turn must be an object");
+	checkTurnId(turn.turnId);
+	if (!Number.isFinite(Date.parse(turn.acceptedAt))) throw invalidArgument("acceptedAt must be an ISO 8601 time");
+	if (!Array.isArray(turn.content)) throw invalidArgument("an accepted turn's content must be an array of blocks");
 }

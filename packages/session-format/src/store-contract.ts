@@ -8,6 +8,7 @@
  * keeps besides the records (metadata.json and cache/ on disk, derived columns in a database) is
  * a cache it can rebuild from them, and every method answers the same after it does.
  */
+import type { ContentBlock } from "./content.js";
 import type { EphemeralMessage, SessionContext } from "./context.js";
 import type { LeaseHolder } from "./errors.js";
 import type { SessionMetadata, SessionSource } from "./metadata.js";
@@ -180,6 +181,24 @@ export interface VerifyReport {
 	acknowledged?: number;
 }
 
+/**
+ * A turn a runtime accepted (HTTP 202) and has not recorded yet, as the turn journal keeps it
+ * (`noteAcceptedTurn`): enough to record it as interrupted with its user message if the process
+ * that accepted it dies before it does.
+ */
+export interface AcceptedTurn {
+	turnId: string;
+	/** ISO time it was accepted. */
+	acceptedAt: string;
+	/** The user message it was sent with. */
+	content: ContentBlock[];
+}
+
+/** An accepted turn as the journal lists it: `lost` when the process (or instance) that accepted it is gone. */
+export interface JournaledTurn extends AcceptedTurn {
+	lost: boolean;
+}
+
 /** A held single-writer lease: appends through it skip re-acquiring. Release it when done. */
 export interface SessionLease {
 	readonly sessionId: string;
@@ -239,6 +258,16 @@ export interface SessionStore {
 	findByIdentity(identityKey: string): Promise<SessionMetadata | undefined>;
 	/** Adds active time (rfc-0064 uptime): an uptime record. */
 	addUptime(id: string, seconds: number): Promise<SessionMetadata>;
+	/**
+	 * Optional, the turn journal: notes an accepted turn durably before the runtime acknowledges it,
+	 * with this process (or instance) as its owner. The runtime forgets it once its turn record is
+	 * in the log; one whose owner died is recorded as interrupted when the session is next leased.
+	 */
+	noteAcceptedTurn?(sessionId: string, turn: AcceptedTurn): Promise<void>;
+	/** Optional, the turn journal: the session's accepted turns not forgotten yet, oldest first. */
+	acceptedTurns?(sessionId: string): Promise<JournaledTurn[]>;
+	/** Optional, the turn journal: forgets an accepted turn (nothing when it is not noted). */
+	forgetAcceptedTurn?(sessionId: string, turnId: string): Promise<void>;
 	/** Checks one session or all; reports every problem with its line and byte offset. */
 	verify(id?: string): Promise<VerifyReport[]>;
 	/**

@@ -1,6 +1,7 @@
 import { closeSync, lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
+	type AcceptedTurn,
 	type AppendOptions,
 	type AppendResult,
 	type CreateSessionOptions,
@@ -15,6 +16,7 @@ import {
 	DeferredSessions,
 	type ForkOptions,
 	isSideRecord,
+	type JournaledTurn,
 	type ListJsonPage,
 	type ListOptions,
 	type ListPage,
@@ -38,6 +40,7 @@ import {
 	type VerifyReport,
 	verifyPasses,
 } from "@agent/session-format/reading";
+import { acceptedTurns, forgetAcceptedTurn, noteAcceptedTurn } from "./accepted-turns.js";
 import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
 import { iterate } from "./deferred-reads.js";
 import { errnoCode, invalidArgument, PREFIX, storageFailure } from "./errors.js";
@@ -361,6 +364,20 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	async findByIdentity(identityKey: string): Promise<SessionMetadata | undefined> {
 		checkIdentityKey(identityKey);
 		return (await this.list({ identityKey, limit: 1 })).sessions[0];
+	}
+
+	/** The turn journal (accepted-turns.ts); a deferred session, which keeps nothing before its first reply, notes nothing. */
+	async noteAcceptedTurn(id: string, turn: AcceptedTurn): Promise<void> {
+		const paths = this.pathsOf(id);
+		if (!this.deferred.has(id)) noteAcceptedTurn(paths, turn, this.options.durability === "fsync");
+	}
+
+	async acceptedTurns(id: string): Promise<JournaledTurn[]> {
+		return acceptedTurns(this.pathsOf(id));
+	}
+
+	async forgetAcceptedTurn(id: string, turnId: string): Promise<void> {
+		forgetAcceptedTurn(this.pathsOf(id), turnId);
 	}
 
 	async verify(id?: string): Promise<VerifyReport[]> {

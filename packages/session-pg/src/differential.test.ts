@@ -22,7 +22,7 @@ describe.skipIf(server === undefined)("PostgreSQL beside the file store", () => 
 	});
 
 	describeDifferential(["FileSessionStore", "PgSessionStore"], async (clock) => {
-		await opened.pool.query("TRUNCATE agent_sessions, agent_records, agent_leases");
+		await opened.pool.query("TRUNCATE agent_sessions, agent_records, agent_leases, agent_accepted_turns");
 		const home = mkdtempSync(join(tmpdir(), "differential-"));
 		const now = () => clock.now;
 		const pg = new PgSessionStore(opened.pool, false, { now, waitMs: 2_000 });

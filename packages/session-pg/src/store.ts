@@ -1,4 +1,5 @@
 import {
+	type AcceptedTurn,
 	type AppendOptions,
 	type AppendResult,
 	assertSessionId,
@@ -15,6 +16,7 @@ import {
 	DeferredSessions,
 	type ForkOptions,
 	isSideRecord,
+	type JournaledTurn,
 	type ListOptions,
 	type ListPage,
 	newMetadata,
@@ -38,6 +40,7 @@ import {
 	verifyPasses,
 } from "@agent/session-format";
 import pg from "pg";
+import { TurnJournal } from "./accepted-turns.js";
 import { boundedRead } from "./bounded-read.js";
 import { invalidArgument, storageFailure } from "./errors.js";
 import { forkSession } from "./fork.js";
@@ -87,6 +90,7 @@ export interface PgStoreOptions {
  */
 export class PgSessionStore implements SessionStore, SessionImportTarget {
 	private readonly deferred = new DeferredSessions();
+	private readonly journal: TurnJournal;
 	private readonly waitMs: number;
 	private readonly searchTimeoutMs: number;
 	private readonly now: () => Date;
@@ -98,6 +102,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		/** Where leases take their connections (see PgLease.acquire); the store ends it on close. */
 		private readonly leasePool: pg.Pool = newPool({ ...pool.options, max: options.maxLeases ?? DEFAULT_MAX_LEASES }),
 	) {
+		this.journal = new TurnJournal(pool);
 		this.waitMs = options.waitMs ?? 10_000;
 		this.searchTimeoutMs = options.searchTimeoutMs ?? 15_000;
 		this.now = options.now ?? (() => new Date());
@@ -347,6 +352,19 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		return (await this.list({ identityKey, limit: 1 })).sessions[0];
 	}
 
+	/** The turn journal (accepted-turns.ts); a deferred session, which keeps nothing before its first reply, notes nothing. */
+	async noteAcceptedTurn(id: string, turn: AcceptedTurn): Promise<void> {
+		if (!this.deferred.has(id)) await this.journal.note(id, turn);
+	}
+
+	acceptedTurns(id: string): Promise<JournaledTurn[]> {
+		return this.journal.list(id);
+	}
+
+	forgetAcceptedTurn(id: string, turnId: string): Promise<void> {
+		return this.journal.forget(id, turnId);
+	}
+
 	async verify(id?: string): Promise<VerifyReport[]> {
 		if (id !== undefined) {
 			assertSessionId(id);
@@ -397,6 +415,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 
 	/** Ends the store's pool (when it made it). */
 	async close(): Promise<void> {
+		await this.journal.close();
 		await this.leasePool.end();
 		if (this.ownsPool) await this.pool.end();
 	}

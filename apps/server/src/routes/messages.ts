@@ -57,6 +57,8 @@ function sendOptions(
 }
 
 async function answer(c: Context, sessionId: string, turn: QueuedTurn, wait: boolean, extra: object = {}) {
+	// 202 promises that the turn is in the store's turn journal: it runs, or is recorded as interrupted.
+	await turn.accepted;
 	const accepted = { sessionId, turnId: turn.turnId, position: turn.position, ...extra };
 	if (!wait) {
 		// The outcome is reported as turn.completed / turn.failed events; nobody awaits it here.
