@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { type AcceptedTurn, checkAcceptedTurn, checkTurnId, type JournaledTurn } from "@agent/session-format/reading";
@@ -30,15 +30,30 @@ function dirOf(paths: SessionPaths): string {
 
 export function noteAcceptedTurn(paths: SessionPaths, turn: AcceptedTurn, fsync: boolean): void {
 	checkAcceptedTurn(turn);
+	const entry: Entry = { ...turn, owner: { pid: process.pid, host: HOST } };
+	// The directory goes when its last turn is forgotten; one removed between making it and
+	// writing into it is made again.
+	for (let attempt = 1; ; attempt++) {
+		try {
+			writeEntry(paths, entry, fsync);
+			return;
+		} catch (error) {
+			if (errnoCode(error) !== "ENOENT" || attempt === 3) {
+				throw storageFailure(`could not note accepted turn ${turn.turnId} of session ${paths.id}`, error);
+			}
+		}
+	}
+}
+
+function writeEntry(paths: SessionPaths, entry: Entry, fsync: boolean): void {
 	const dir = dirOf(paths);
 	try {
 		makePrivateDir(dir);
 	} catch (error) {
 		if (errnoCode(error) === "ENOENT") throw notFound(paths.id);
-		if (errnoCode(error) !== "EEXIST") throw storageFailure(`could not create ${dir}`, error);
+		if (errnoCode(error) !== "EEXIST") throw error;
 	}
-	const entry: Entry = { ...turn, owner: { pid: process.pid, host: HOST } };
-	const file = join(dir, `${turn.turnId}.json`);
+	const file = join(dir, `${entry.turnId}.json`);
 	const temp = `${file}.${process.pid}.tmp`;
 	try {
 		const fd = openOwnFile(temp, CREATE_FLAGS);
@@ -52,7 +67,7 @@ export function noteAcceptedTurn(paths: SessionPaths, turn: AcceptedTurn, fsync:
 		if (fsync) syncDirectory(dir);
 	} catch (error) {
 		rmSync(temp, { force: true });
-		throw storageFailure(`could not note accepted turn ${turn.turnId} of session ${paths.id} in ${dir}`, error);
+		throw error;
 	}
 }
 
@@ -88,6 +103,11 @@ export function forgetAcceptedTurn(paths: SessionPaths, turnId: string): void {
 		rmSync(join(dirOf(paths), `${turnId}.json`), { force: true });
 	} catch (error) {
 		throw storageFailure(`could not forget accepted turn ${turnId} of session ${paths.id}`, error);
+	}
+	try {
+		rmdirSync(dirOf(paths));
+	} catch {
+		// Another turn is noted (ENOTEMPTY), or the directory is gone already.
 	}
 }
 

@@ -44,15 +44,16 @@ export function describeDifferential(
 		}
 	};
 
+	const runs = options.runs ?? propertyRuns(40);
 	it(
 		`${names[0]} and ${names[1]} answer every random program of operations with hostile strings alike`,
 		async () => {
 			await fc.assert(fc.asyncProperty(program, check), {
-				numRuns: options.runs ?? propertyRuns(40),
+				numRuns: runs,
 				examples: FIXED_PROGRAMS.map((steps): [Op[]] => [steps]),
 			});
 		},
-		options.timeoutMs ?? 120_000,
+		options.timeoutMs ?? Math.max(120_000, runs * 1_000),
 	);
 
 	for (const [rule, steps] of NAMED_EXAMPLES) {
