@@ -80,7 +80,9 @@ async function acceptedThenKilled(home: string, storeArgs: string[]): Promise<vo
 		const { id } = (await created.json()) as { id: string };
 		const turnIds: string[] = [];
 		for (let i = 0; i < 5; i++) {
-			const sent = await post(first, `/api/sessions/${id}/messages`, { content: `question ${i}: tell me a long story` });
+			const sent = await post(first, `/api/sessions/${id}/messages`, {
+				content: `question ${i}: tell me a long story`,
+			});
 			expect(sent.status).toBe(202);
 			turnIds.push(((await sent.json()) as { turnId: string }).turnId);
 		}
@@ -136,6 +138,10 @@ describe("accepted means recorded: turns acknowledged (202) and lost to SIGKILL 
 		afterAll(async () => {
 			await database?.drop();
 		});
-		it("by the next instance that takes the session", () => acceptedThenKilled(home, ["--store", database.url]), 60_000);
+		it(
+			"by the next instance that takes the session",
+			() => acceptedThenKilled(home, ["--store", database.url]),
+			60_000,
+		);
 	});
 });

@@ -3,7 +3,7 @@ import { isAgentSessionError } from "@agent/session-format";
 import type { Context, Hono } from "hono";
 import type { RouteDeps } from "../app.js";
 import { HttpError, toHttpError } from "../http-error.js";
-import { jsonBody, queryParams, sessionIdParam } from "../request-input.js";
+import { jsonBody, queryParams, sessionIdParam, strictPathParam } from "../request-input.js";
 import { identityKeyParam, sendMessageBody, sendMessageQuery } from "../schemas.js";
 
 /**
@@ -27,7 +27,8 @@ export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: 
 	});
 
 	app.post("/api/identities/:key/messages", async (c) => {
-		const parsed = identityKeyParam.safeParse(c.req.param("key"));
+		// Path: /api/identities/:key/messages (segment 3).
+		const parsed = identityKeyParam.safeParse(strictPathParam(c, "identity key", 3));
 		if (!parsed.success) {
 			throw new HttpError(
 				400,
