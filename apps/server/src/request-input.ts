@@ -42,7 +42,7 @@ export function strictPathParam(c: Context, name: string, segment: number): stri
 export function sessionIdParam(c: Context): string {
 	const id = c.req.param("id");
 	if (!isSessionId(id)) {
-		const shown = JSON.stringify((id ?? "").slice(0, 64));
+		const shown = JSON.stringify(headOf(id ?? "", 64));
 		throw new HttpError(
 			400,
 			"INVALID_SESSION_ID",

@@ -6,6 +6,7 @@ import {
 	MetadataRebuild,
 	parentSeqOf,
 	type SessionMetadata,
+	truncateText,
 	unportableTextProblem,
 	type VerifyProblem,
 	type VerifyReport,
@@ -307,7 +308,7 @@ function metadataProblems(stored: MetadataRead, rebuilt: SessionMetadata): Verif
 
 function clipValue(json: string | undefined): string {
 	if (json === undefined) return "unset";
-	return json.length > 120 ? `${json.slice(0, 120)}…` : json;
+	return truncateText(json, 121);
 }
 
 /** JSON with object keys sorted, so two equal values compare equal whatever order their keys were added in. */

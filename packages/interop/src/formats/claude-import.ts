@@ -1,3 +1,4 @@
+import { truncateText } from "@agent/session-format";
 import { invalidSource, sourceLabel } from "../errors.js";
 import { isObject, parseJsonLines, stringField } from "../json-lines.js";
 import { RecordList } from "../record-list.js";
@@ -100,7 +101,7 @@ function firstPrompt(chain: readonly Line[], isSubAgent: boolean): string | unde
 			.replace(/<[^>]*>/g, " ")
 			.replace(/\s+/g, " ")
 			.trim();
-		if (line) return line.length > FIRST_PROMPT_NAME_LENGTH ? `${line.slice(0, FIRST_PROMPT_NAME_LENGTH - 1)}…` : line;
+		if (line) return truncateText(line, FIRST_PROMPT_NAME_LENGTH);
 	}
 	return undefined;
 }

@@ -1,4 +1,4 @@
-import type { ContentBlock, RecordInput, Usage } from "@agent/session-format";
+import { type ContentBlock, type RecordInput, truncateText, type Usage } from "@agent/session-format";
 import { assistantRecord, text } from "../content.js";
 import { invalidSource, sourceLabel } from "../errors.js";
 import { isObject, numberField, stringField } from "../json-lines.js";
@@ -187,7 +187,7 @@ function firstPrompt(messages: readonly unknown[]): string | undefined {
 			.join(" ")
 			.replace(/\s+/g, " ")
 			.trim();
-		if (line) return line.length > FIRST_PROMPT_NAME_LENGTH ? `${line.slice(0, FIRST_PROMPT_NAME_LENGTH - 1)}…` : line;
+		if (line) return truncateText(line, FIRST_PROMPT_NAME_LENGTH);
 	}
 	return undefined;
 }
