@@ -196,7 +196,10 @@ function applyHeader(metadata: SessionMetadata, header: SessionHeader, first: bo
 	metadata.createdAt = header.createdAt;
 	if (first) metadata.lastMessageAt = header.createdAt;
 	setOrDelete(metadata, "name", header.name);
-	if (header.model !== undefined) metadata.model = header.model;
+	// The header is the creation facts: on the first record it says the model as created ("" when
+	// none), whatever a copy's target started from (migrate adopts a session with its current model).
+	if (first) metadata.model = header.model ?? "";
+	else if (header.model !== undefined) metadata.model = header.model;
 	metadata.source = header.source ?? "interactive";
 	setOrDelete(metadata, "cronJobId", header.cronJobId);
 	setOrDelete(metadata, "systemPromptOverride", header.systemPromptOverride);
