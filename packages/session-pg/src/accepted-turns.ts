@@ -80,12 +80,12 @@ export class TurnJournal {
 			client.on("error", forget);
 			client.on("end", forget);
 			await client.connect();
-			// An idle connection held for the instance's life must not keep a CLI process from exiting.
-			(client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
 			// As text: a JavaScript Date would drop the microseconds the comparison in `list` needs.
 			const { rows } = await client.query<{ pid: number; start: string }>(
 				"SELECT pid, backend_start::text AS start FROM pg_stat_activity WHERE pid = pg_backend_pid()",
 			);
+			// Idle from now on, held for the instance's life: it must not keep a CLI process from exiting.
+			(client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
 			const row = rows[0];
 			if (!row) throw new Error("PostgreSQL did not show this connection in pg_stat_activity");
 			return { client, pid: row.pid, start: row.start };
