@@ -33,6 +33,18 @@ describe.skipIf(server === undefined)("--store and AGENT_STORE pick the store", 
 		expect(inHome).toEqual([]);
 	});
 
+	it("create --send over PostgreSQL runs the turn (journaled: noted, then forgotten) and prints the reply", async () => {
+		const home = await tempHome();
+		const text = `${"a".repeat(118)}😀bbb`;
+		const out = await ok(["--home", home, "--store", database.url, "create", "--model", "demo", "--send", text]);
+		const id = out.split("\n")[0] ?? "";
+		expect(out).toContain(text);
+		const listed = JSON.parse(await ok(["--store", database.url, "list", "--json"])) as SessionMetadata[];
+		const session = listed.find((entry) => entry.id === id);
+		expect(session?.messageCount).toBe(2);
+		expect(session?.firstMessage).toBe(`${"a".repeat(118)}…`);
+	});
+
 	it("--store with a directory or file:// URL is the file store there", async () => {
 		const home = await tempHome();
 		const id = (await ok(["--store", `file://${home}`, "create"])).trim();
