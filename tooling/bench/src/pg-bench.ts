@@ -18,7 +18,7 @@ import { measureSendLatency, type SendLoad } from "./send-latency.js";
  * process, one after the other; the database is a fresh one of the PostgreSQL the tests use.
  */
 
-const USAGE = "usage: node dist/pg-bench.js [--quick] [--search-only]";
+const USAGE = "usage: node dist/pg-bench.js [--quick] [--search-only | --send-only]";
 
 interface Sizes {
 	appendRecords: number;
@@ -182,6 +182,7 @@ async function main(): Promise<number> {
 		options: {
 			quick: { type: "boolean", default: process.env.BENCH_QUICK === "1" },
 			"search-only": { type: "boolean", default: false },
+			"send-only": { type: "boolean", default: false },
 		},
 	});
 	const server = await findTestPostgres();
@@ -199,6 +200,41 @@ async function main(): Promise<number> {
 	const ms = (value: number) => `${value.toFixed(1)} ms`;
 	try {
 		const log = (line: string) => console.error(`bench:pg: ${line}`);
+		if (!values["search-only"]) {
+			// First, before the large writes below leave the disk busy writing back (each turn waits for fdatasync).
+			const { clients, sendsPerClient, sessions } = size.send;
+			log(`send latency: ${clients} clients × ${sendsPerClient} turns over ${sessions} sessions`);
+			const fileSends = await measureSendLatency(mkdtempSync(join(home, "send-")), [], 1, size.send);
+			const sendDatabase = await createTestDatabase(server, "agent_bench_send");
+			let pgSends: Awaited<ReturnType<typeof measureSendLatency>>;
+			try {
+				pgSends = await measureSendLatency(
+					mkdtempSync(join(home, "send-")),
+					["--store", sendDatabase.url],
+					2,
+					size.send,
+				);
+			} finally {
+				await sendDatabase.drop();
+			}
+			const sendLoad = `${clients} clients at once, ${sessions} sessions, demo model`;
+			const perSecond = (value: number) => `${value.toFixed(0)} turns/s`;
+			rows.push([
+				`send and wait for the reply (?wait=1), p50; ${sendLoad}; file store: one instance, PostgreSQL: two`,
+				ms(fileSends.p50),
+				ms(pgSends.p50),
+				"",
+			]);
+			rows.push([`the same, p99 (${pgSends.turns} turns)`, ms(fileSends.p99), ms(pgSends.p99), ""]);
+			const ratio = pgSends.turnsPerSecond / fileSends.turnsPerSecond;
+			rows.push([
+				"the same, throughput",
+				perSecond(fileSends.turnsPerSecond),
+				perSecond(pgSends.turnsPerSecond),
+				`PostgreSQL ≥ 0.8× the file store: ${ratio >= 0.8 ? "met" : "NOT MET"} (${ratio.toFixed(2)}×)`,
+			]);
+		}
+		if (values["send-only"]) return printRows(rows, values.quick === true, server);
 		log(
 			`message search beside the file store: ${size.searchSessions} sessions × 4 messages, written through each store`,
 		);
@@ -225,27 +261,6 @@ async function main(): Promise<number> {
 			await searchDatabase.drop();
 		}
 		if (values["search-only"]) return printRows(rows, values.quick === true, server);
-		// First, before the large writes below leave the disk busy writing back (each turn waits for fdatasync).
-		const { clients, sendsPerClient, sessions } = size.send;
-		log(`send latency: ${clients} clients × ${sendsPerClient} turns over ${sessions} sessions`);
-		const fileSends = await measureSendLatency(mkdtempSync(join(home, "send-")), [], 1, size.send);
-		const sendDatabase = await createTestDatabase(server, "agent_bench_send");
-		let pgSends: Awaited<ReturnType<typeof measureSendLatency>>;
-		try {
-			pgSends = await measureSendLatency(mkdtempSync(join(home, "send-")), ["--store", sendDatabase.url], 2, size.send);
-		} finally {
-			await sendDatabase.drop();
-		}
-		const sendLoad = `${clients} clients at once, ${sessions} sessions, demo model`;
-		const perSecond = (value: number) => `${value.toFixed(0)} turns/s`;
-		rows.push([
-			`send and wait for the reply (?wait=1), p50; ${sendLoad}; file store: one instance, PostgreSQL: two`,
-			ms(fileSends.p50),
-			ms(pgSends.p50),
-			"",
-		]);
-		rows.push([`the same, p99 (${pgSends.turns} turns)`, ms(fileSends.p99), ms(pgSends.p99), ""]);
-		rows.push(["the same, throughput", perSecond(fileSends.turnsPerSecond), perSecond(pgSends.turnsPerSecond), ""]);
 		log("appends, one session, batched");
 		rows.push([
 			`append ${size.appendRecords} records to one session, ${size.batch} per call`,
