@@ -1,18 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createTestDatabase, findTestPostgres, type TestDatabase } from "@agent/session-pg/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Instance, startInstance as start } from "./support/instance.js";
 
-const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const pgServer = await findTestPostgres();
 
-interface Instance {
-	child: ChildProcess;
-	url: string;
-}
+/** The demo model answers slowly, so that turns are still queued when an instance is killed. */
+const startInstance = (home: string, args: string[]) => start(home, args, { AGENT_DEMO_TOKENS_PER_SECOND: "40" });
 
 interface Record {
 	seq: number;
@@ -23,28 +20,6 @@ interface Record {
 	outcome?: string;
 	firstSeq?: number;
 	lastSeq?: number;
-}
-
-/** A real server process; the demo model answers slowly, so that turns are still queued when it is killed. */
-async function startInstance(home: string, storeArgs: string[]): Promise<Instance> {
-	const child = spawn(process.execPath, [BIN, "--home", home, ...storeArgs, "--port", "0"], {
-		env: { PATH: process.env.PATH, HOME: os.tmpdir(), AGENT_DEMO_TOKENS_PER_SECOND: "40" },
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	child.stderr?.on("data", (chunk) => {
-		stderr += chunk;
-	});
-	const url = await new Promise<string>((resolve, reject) => {
-		child.stdout?.on("data", (chunk) => {
-			stdout += chunk;
-			const match = /^listening on (http:\/\/\S+)\n/.exec(stdout);
-			if (match) resolve(match[1] as string);
-		});
-		child.on("exit", () => reject(new Error(`the server exited before listening: ${stderr}`)));
-	});
-	return { child, url };
 }
 
 async function post(instance: Instance, urlPath: string, json: unknown): Promise<Response> {

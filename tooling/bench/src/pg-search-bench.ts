@@ -12,26 +12,15 @@ import type { PgSessionStore } from "@agent/session-pg";
 export const SEARCH_QUERY = "alpha bravo";
 
 function conversation(n: number): RecordInput[] {
-	const text = (role: string, turn: number) =>
-		`${role} ${turn} of session ${n}: alpha is the first word here, and bravo comes after it, never right after alpha. Lorem ipsum dolor sit amet, consectetur adipiscing elit.`;
-	return [
-		{ recordType: "message", role: "user", content: [{ type: "text", text: text("question", 1) }] },
-		{
-			recordType: "message",
-			role: "assistant",
-			content: [{ type: "text", text: text("answer", 1) }],
-			provider: "faux",
-			model: "faux-1",
-		},
-		{ recordType: "message", role: "user", content: [{ type: "text", text: text("question", 2) }] },
-		{
-			recordType: "message",
-			role: "assistant",
-			content: [{ type: "text", text: text("answer", 2) }],
-			provider: "faux",
-			model: "faux-1",
-		},
-	];
+	const message = (role: "user" | "assistant", turn: number): RecordInput => {
+		const kind = role === "user" ? "question" : "answer";
+		const text = `${kind} ${turn} of session ${n}: alpha is the first word here, and bravo comes after it, never right after alpha. Lorem ipsum dolor sit amet, consectetur adipiscing elit.`;
+		const content = [{ type: "text" as const, text }];
+		return role === "user"
+			? { recordType: "message", role, content }
+			: { recordType: "message", role, content, provider: "faux", model: "faux-1" };
+	};
+	return [message("user", 1), message("assistant", 1), message("user", 2), message("assistant", 2)];
 }
 
 async function fill(store: SessionStore, sessions: number, parallel: number): Promise<void> {
