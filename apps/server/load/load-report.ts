@@ -82,6 +82,29 @@ CPU stays far from busy. ${
 			? "The sessions grew past the compaction threshold during the run, so the figures include automatic compactions (each one more model call inside a turn)."
 			: "The sessions stayed below the compaction threshold, so no automatic compaction ran."
 	}
-`;
+${POSTGRES_SECTION}`;
 	await fs.writeFile(file, text);
 }
+
+/** Figures this test does not measure (tooling/bench's send-latency rows), kept with the report it rewrites. */
+const POSTGRES_SECTION = `
+## Two instances over PostgreSQL, beside one file-store instance
+
+Not measured by this run (it needs PostgreSQL and separate server processes): \`node
+tooling/bench/dist/pg-bench.js --send-only\` (tooling/bench, see docs/benchmarks.md) starts real
+\`agent-sessions-server\` processes with the demo model at \`AGENT_DEMO_TOKENS_PER_SECOND=Infinity\`
+(so a turn is the server and its store, not simulated streaming) and has 32 clients send
+\`POST /api/sessions/:id/messages?wait=1\` 25 times each to 64 sessions, through one file-store
+instance, then through two instances over one PostgreSQL database. Last measured (issue 29, a load
+average of 11 to 15 from other work on the same 2 cores):
+
+| measure | file store, one instance | PostgreSQL, two instances |
+| --- | --- | --- |
+| throughput | 19 turns/s | 27 turns/s (1.39×; goal ≥ 0.8×) |
+| latency p50 | 1,384 ms | 1,061 ms |
+| latency p99 | 4,692 ms | 3,105 ms |
+
+Before issue 29: 67 (files) against 48 (PostgreSQL) turns/s at 600 tokens/s. Each turn now also
+writes and removes its turn-journal entry in both stores (a 202 means the turn is recorded even if
+the instance dies).
+`;
