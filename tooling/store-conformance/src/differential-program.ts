@@ -199,6 +199,10 @@ const createFields = fc.record({
 	cwd: fieldText,
 	uptimeSeconds: fc.constantFrom(0, 1.5, 60),
 	deferred: fc.constantFrom(false, false, false, true),
+	importedFrom: fc.record({ format: fc.constantFrom("pi", "codex", "p\u0000"), sourceId: fieldText }),
+	// Only times no store takes: a valid one could tie two sessions' places in the listing, which
+	// each store breaks by its own (random) ids.
+	createdAt: fc.constantFrom("yesterday", "2025-13-01T00:00:00Z"),
 });
 
 const CREATE_KEYS = [
@@ -211,6 +215,8 @@ const CREATE_KEYS = [
 	"cwd",
 	"uptimeSeconds",
 	"deferred",
+	"importedFrom",
+	"createdAt",
 ] as const;
 
 /** At most three facts of a session at a time, so that most creates succeed. */
