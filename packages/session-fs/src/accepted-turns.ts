@@ -1,7 +1,13 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { type AcceptedTurn, checkAcceptedTurn, checkTurnId, type JournaledTurn } from "@agent/session-format/reading";
+import {
+	type AcceptedTurn,
+	AgentSessionError,
+	checkAcceptedTurn,
+	checkTurnId,
+	type JournaledTurn,
+} from "@agent/session-format/reading";
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import type { SessionPaths } from "./paths.js";
 import { isProcessAlive } from "./process-alive.js";
@@ -38,6 +44,7 @@ export function noteAcceptedTurn(paths: SessionPaths, turn: AcceptedTurn, fsync:
 			writeEntry(paths, entry, fsync);
 			return;
 		} catch (error) {
+			if (error instanceof AgentSessionError) throw error;
 			if (errnoCode(error) !== "ENOENT" || attempt === 3) {
 				throw storageFailure(`could not note accepted turn ${turn.turnId} of session ${paths.id}`, error);
 			}
