@@ -26,11 +26,12 @@ export class TurnJournal {
 		checkAcceptedTurn(turn);
 		try {
 			const owner = await this.owner();
-			const { rowCount } = await this.pool.query(
-				`INSERT INTO agent_accepted_turns (session_id, turn_id, accepted_at, turn, owner_pid, owner_start)
+			const { rowCount } = await this.pool.query({
+				name: "agent_turn_note",
+				text: `INSERT INTO agent_accepted_turns (session_id, turn_id, accepted_at, turn, owner_pid, owner_start)
 				 SELECT $1, $2, $3::timestamptz, $4, $5, $6::timestamptz WHERE EXISTS (SELECT 1 FROM agent_sessions WHERE id = $1)`,
-				[sessionId, turn.turnId, turn.acceptedAt, JSON.stringify(turn), owner.pid, owner.start],
-			);
+				values: [sessionId, turn.turnId, turn.acceptedAt, JSON.stringify(turn), owner.pid, owner.start],
+			});
 			if (rowCount === 0) throw notFound(sessionId);
 		} catch (error) {
 			throw storageFailure(`noting accepted turn ${turn.turnId} of session ${sessionId}`, error);
@@ -40,11 +41,12 @@ export class TurnJournal {
 	async list(sessionId: string): Promise<JournaledTurn[]> {
 		assertSessionId(sessionId);
 		try {
-			const { rows } = await this.pool.query<{ turn: string; lost: boolean }>(
-				`SELECT turn, NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = t.owner_pid AND a.backend_start = t.owner_start) AS lost
+			const { rows } = await this.pool.query<{ turn: string; lost: boolean }>({
+				name: "agent_turn_list",
+				text: `SELECT turn, NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = t.owner_pid AND a.backend_start = t.owner_start) AS lost
 				 FROM agent_accepted_turns t WHERE session_id = $1 ORDER BY accepted_at, turn_id`,
-				[sessionId],
-			);
+				values: [sessionId],
+			});
 			return rows.map((row) => ({ ...(JSON.parse(row.turn) as AcceptedTurn), lost: row.lost }));
 		} catch (error) {
 			throw storageFailure(`reading the accepted turns of session ${sessionId}`, error);
@@ -55,10 +57,11 @@ export class TurnJournal {
 		assertSessionId(sessionId);
 		checkTurnId(turnId);
 		try {
-			await this.pool.query("DELETE FROM agent_accepted_turns WHERE session_id = $1 AND turn_id = $2", [
-				sessionId,
-				turnId,
-			]);
+			await this.pool.query({
+				name: "agent_turn_forget",
+				text: "DELETE FROM agent_accepted_turns WHERE session_id = $1 AND turn_id = $2",
+				values: [sessionId, turnId],
+			});
 		} catch (error) {
 			throw storageFailure(`forgetting accepted turn ${turnId} of session ${sessionId}`, error);
 		}
