@@ -95,16 +95,17 @@ tooling/bench/dist/pg-bench.js --send-only\` (tooling/bench, see docs/benchmarks
 \`agent-sessions-server\` processes with the demo model at \`AGENT_DEMO_TOKENS_PER_SECOND=Infinity\`
 (so a turn is the server and its store, not simulated streaming) and has 32 clients send
 \`POST /api/sessions/:id/messages?wait=1\` 25 times each to 64 sessions, through one file-store
-instance, then through two instances over one PostgreSQL database. Last measured (issue 29, a load
-average of 11 to 15 from other work on the same 2 cores):
+instance, then through two instances over one PostgreSQL database. Last measured (issue 29, three runs at a load
+average of 2 to 3 from other work on the same 2 cores):
 
 | measure | file store, one instance | PostgreSQL, two instances |
 | --- | --- | --- |
-| throughput | 19 turns/s | 27 turns/s (1.39×; goal ≥ 0.8×) |
-| latency p50 | 1,384 ms | 1,061 ms |
-| latency p99 | 4,692 ms | 3,105 ms |
+| throughput | 158 / 146 / 154 turns/s | 135 / 184 / 162 turns/s (0.85× / 1.26× / 1.06×; goal ≥ 0.8×) |
+| latency p50 | 177 / 184 / 189 ms | 221 / 161 / 178 ms |
+| latency p99 | 451 / 816 / 452 ms | 555 / 392 / 471 ms |
 
-Before issue 29: 67 (files) against 48 (PostgreSQL) turns/s at 600 tokens/s. Each turn now also
+Before issue 29: 67 (files) against 48 (PostgreSQL) turns/s at 600 tokens/s. A turn on
+PostgreSQL now takes about half the statements it did (see docs/benchmarks.md), and each turn
 writes and removes its turn-journal entry in both stores (a 202 means the turn is recorded even if
 the instance dies).
 `;
