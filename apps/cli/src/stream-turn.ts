@@ -25,18 +25,27 @@ export async function streamTurn(
 	const { stdout } = ctx.io;
 	let printed = false;
 	let endsWithNewline = true;
+	// A model may stream a character split across two deltas (half an emoji in each): written alone,
+	// each half would reach the terminal as U+FFFD. The half is held until the rest comes.
+	let held = "";
 	const unsubscribe = sessions.subscribe(
 		(event) => {
 			if (!options.print) return;
 			if (event.type === "turn.delta" && event.kind === "text" && event.delta.length > 0) {
-				stdout.write(event.delta);
+				const text = held + event.delta;
+				const last = text.charCodeAt(text.length - 1);
+				const whole = last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text;
+				held = text.slice(whole.length);
+				stdout.write(whole);
 				printed = true;
-				endsWithNewline = event.delta.endsWith("\n");
+				endsWithNewline = whole.endsWith("\n");
 			} else if (
 				event.type === "record.appended" &&
 				event.record.recordType === "message" &&
 				event.record.role === "assistant"
 			) {
+				if (held) stdout.write(held);
+				held = "";
 				// One reply is done: end its line so the next one (after a tool call) starts fresh.
 				if (printed && !endsWithNewline) stdout.write("\n");
 				endsWithNewline = true;

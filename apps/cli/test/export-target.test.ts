@@ -51,7 +51,7 @@ describe("export -o never clobbers", () => {
 		expect(await fs.readdir(dir)).toEqual(["fresh.jsonl"]);
 	});
 
-	it("never writes inside the store's sessions directory, not even with --force or through a symlink", async () => {
+	it("never writes inside the store's home (sessions, config.yaml), not even with --force or through a symlink", async () => {
 		const log = logPath(cli.home, id);
 		const outside = await tempHome();
 		const linkToLog = path.join(outside, "innocent.jsonl");
@@ -62,17 +62,38 @@ describe("export -o never clobbers", () => {
 			log,
 			path.join(path.dirname(log), "export.md"),
 			path.join(cli.home, "sessions", "new.md"),
+			path.join(cli.home, "config.yaml"),
+			path.join(cli.home, "export.md"),
 			linkToLog,
 			path.join(linkToDir, "export.md"),
 		]) {
 			const result = await cli(["export", id, "--format", "md", "-o", target, "--force"]);
 			expect(result.code, target).toBe(2);
-			expect(result.stderr, target).toContain("inside the store's sessions directory");
+			expect(result.stderr, target).toContain("inside the store's home");
 		}
 		expect(await fs.readFile(log, "utf8")).toBe(jsonl);
 		expect((await fs.lstat(linkToLog)).isSymbolicLink()).toBe(true);
 		expect((await fs.readdir(path.dirname(log))).sort()).toEqual(["metadata.json", "session.jsonl"]);
 		expect((await cli.json<Array<{ ok: boolean }>>(["verify", id]))[0]?.ok).toBe(true);
+	});
+
+	it("never writes through a symbolic link: refused without --force; with it the link itself is replaced, its target untouched", async () => {
+		const dir = await tempHome();
+		const target = path.join(dir, "precious.txt");
+		await fs.writeFile(target, "keep me\n");
+		const link = path.join(dir, "link.md");
+		await fs.symlink(target, link);
+		const refused = await cli(["export", id, "--format", "md", "-o", link]);
+		expect(refused.code).toBe(2);
+		expect(refused.stderr).toContain("is a symbolic link, and an export never writes through one");
+		expect((await fs.lstat(link)).isSymbolicLink()).toBe(true);
+
+		await cli.ok(["export", id, "--format", "md", "-o", link, "--force"]);
+		expect(await fs.readFile(target, "utf8")).toBe("keep me\n");
+		const replaced = await fs.lstat(link);
+		expect(replaced.isFile()).toBe(true);
+		expect(replaced.mode & 0o777).toBe(0o600);
+		expect(await fs.readFile(link, "utf8")).toContain("a question worth keeping");
 	});
 
 	it("writes straight into a FIFO, which stays a FIFO", async () => {
@@ -128,18 +149,6 @@ describe("export -o never clobbers", () => {
 		await cli.ok(["export", id, "--format", "md", "-o", device]);
 		expect((await fs.lstat(device)).isCharacterDevice()).toBe(true);
 		expect(await fs.readdir(dir)).toEqual(["null-device"]);
-	});
-
-	it("with --force, a symlink to a regular file keeps the link and replaces the file it points to", async () => {
-		const dir = await tempHome();
-		const real = path.join(dir, "real.md");
-		const link = path.join(dir, "link.md");
-		await fs.writeFile(real, "old\n");
-		await fs.symlink(real, link);
-		expect((await cli(["export", id, "--format", "md", "-o", link])).code).toBe(2);
-		await cli.ok(["export", id, "--format", "md", "-o", link, "--force"]);
-		expect((await fs.lstat(link)).isSymbolicLink()).toBe(true);
-		expect(await fs.readFile(real, "utf8")).toContain("a question worth keeping");
 	});
 
 	it("refuses a dangling symlink, a directory and a missing directory, saying what to do", async () => {

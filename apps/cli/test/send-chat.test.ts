@@ -41,6 +41,20 @@ describe("send", () => {
 		]);
 	});
 
+	it("streams a reply whose deltas split an emoji in two (any cut point) with the emoji whole; the name keeps it whole or drops it", async () => {
+		for (const n of [57, 58, 59, 60]) {
+			const id = await cli.create("--model", "demo");
+			const text = `${"a".repeat(n)}😀bbb`;
+			const out = await cli.ok(["send", id, text]);
+			expect(out, String(n)).toContain(text);
+			expect(out, String(n)).not.toContain("\uFFFD");
+			const listed = await cli.json<Array<{ id: string; name?: string }>>(["list", "--json"]);
+			const name = listed.find((session) => session.id === id)?.name ?? "";
+			expect(name.length, String(n)).toBeGreaterThan(0);
+			expect(/[\uD800-\uDFFF]/u.test(name), name).toBe(false);
+		}
+	});
+
 	it("reads the message from stdin with -", async () => {
 		const id = await cli.create("--model", "demo");
 		expect(await cli.ok(["send", id, "-"], { input: "from a pipe\n" })).toContain("from a pipe");

@@ -33,6 +33,18 @@ describe.skipIf(server === undefined)("--store and AGENT_STORE pick the store", 
 		expect(inHome).toEqual([]);
 	});
 
+	it("create --send over PostgreSQL runs the turn (journaled: noted, then forgotten) and prints the reply", async () => {
+		const home = await tempHome();
+		const text = `${"a".repeat(118)}😀bbb`;
+		const out = await ok(["--home", home, "--store", database.url, "create", "--model", "demo", "--send", text]);
+		const id = out.split("\n")[0] ?? "";
+		expect(out).toContain(text);
+		const listed = JSON.parse(await ok(["--store", database.url, "list", "--json"])) as SessionMetadata[];
+		const session = listed.find((entry) => entry.id === id);
+		expect(session?.messageCount).toBe(2);
+		expect(session?.firstMessage).toBe(`${"a".repeat(118)}…`);
+	});
+
 	it("--store with a directory or file:// URL is the file store there", async () => {
 		const home = await tempHome();
 		const id = (await ok(["--store", `file://${home}`, "create"])).trim();
@@ -49,11 +61,57 @@ describe.skipIf(server === undefined)("--store and AGENT_STORE pick the store", 
 			const first = await runCli(["migrate", "--from", home, "--to", target.url, "--json"]);
 			expect(first.code).toBe(0);
 			expect(first.stderr).toContain(`migrate: 1/1 ${id}: 2 record(s) copied`);
-			expect(JSON.parse(first.stdout)).toEqual({ sessions: 1, copied: 2, verified: 2 });
+			expect(JSON.parse(first.stdout)).toMatchObject({ sessions: 1, copied: 2, verified: 2, failed: 0 });
 			const listed = JSON.parse(await ok(["--store", target.url, "list", "--json"])) as SessionMetadata[];
 			expect(listed.map((session) => [session.id, session.name])).toEqual([[id, "moving"]]);
 			const again = JSON.parse(await ok(["migrate", "--from", home, "--to", target.url, "--json"]));
-			expect(again).toEqual({ sessions: 1, copied: 0, verified: 2 });
+			expect(again).toEqual({
+				sessions: 1,
+				copied: 0,
+				verified: 2,
+				failed: 0,
+				report: [{ sessionId: id, status: "complete", copied: 0, verified: 2 }],
+			});
+		} finally {
+			await target.drop();
+		}
+	});
+
+	it("migrate goes on past a session it cannot copy, reports it, exits 1, and leaves no placeholder of it", async () => {
+		const home = await tempHome();
+		const target = await createTestDatabase(server as string, "agent_cli_migrate");
+		try {
+			const broken = (await ok(["--home", home, "create", "--name", "broken"])).trim();
+			await ok(["--home", home, "append", broken], { input: jsonl(userBody("q"), assistantBody("a"), userBody("q2")) });
+			const fine = (await ok(["--home", home, "create", "--name", "fine"])).trim();
+			await ok(["--home", home, "append", fine], { input: jsonl(userBody("q"), assistantBody("a")) });
+			// A damaged line in the middle of the broken session, not acknowledged by repair.
+			const log = `${home}/sessions/${broken}/session.jsonl`;
+			const { readFile, writeFile } = await import("node:fs/promises");
+			const lines = (await readFile(log, "utf8")).split("\n");
+			lines[1] = "x".repeat(Buffer.byteLength(lines[1] ?? ""));
+			await writeFile(log, lines.join("\n"));
+			const result = await runCli(["migrate", "--from", home, "--to", target.url, "--json"]);
+			expect(result.code).toBe(1);
+			expect(result.stderr).toContain(`${broken}: NOT COPIED (INVALID_RECORD)`);
+			const report = JSON.parse(result.stdout) as {
+				failed: number;
+				report: Array<{ sessionId: string; status: string }>;
+			};
+			expect(report.failed).toBe(1);
+			expect(report.report.map((entry) => [entry.sessionId, entry.status]).sort()).toEqual(
+				[
+					[broken, "failed"],
+					[fine, "copied"],
+				].sort(),
+			);
+			const listed = JSON.parse(await ok(["--store", target.url, "list", "--json"])) as SessionMetadata[];
+			expect(listed.map((session) => session.id)).toEqual([fine]);
+			// Repaired, the rest is copied by the next run (its gap acknowledged).
+			await ok(["--home", home, "verify", "--repair", broken]).catch(() => "");
+			const again = await runCli(["migrate", "--from", home, "--to", target.url, "--json"]);
+			expect(again.code).toBe(0);
+			expect(JSON.parse(again.stdout)).toMatchObject({ failed: 0 });
 		} finally {
 			await target.drop();
 		}

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import type { AgentSessions, SessionEvent } from "@agent/session";
-import { isAgentSessionError, isSessionId } from "@agent/session-format";
+import { headOf, isAgentSessionError, isSessionId } from "@agent/session-format";
 import { type WebSocket, WebSocketServer } from "ws";
 import { hideStorePath } from "./http-error.js";
 import type { RunningTurns } from "./running-turns.js";
@@ -104,7 +104,7 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 		let sessionId: string | undefined;
 		if (match) {
 			const raw = decodeSegment(match[1] ?? "");
-			const shown = JSON.stringify(raw.slice(0, 64));
+			const shown = JSON.stringify(headOf(raw, 64));
 			if (!isSessionId(raw)) return reject(socket, 400, "INVALID_SESSION_ID", `${shown} is not a session id`);
 			try {
 				await runtime.metadata(raw);

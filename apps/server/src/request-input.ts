@@ -1,4 +1,4 @@
-import { isSessionId } from "@agent/session-format";
+import { headOf, isSessionId } from "@agent/session-format";
 import type { Context } from "hono";
 import type { z } from "zod";
 import { HttpError } from "./http-error.js";
@@ -17,13 +17,32 @@ function describeIssues(where: string, issues: Array<{ path: string; message: st
 }
 
 /**
+ * A path parameter decoded strictly: the segment as the client sent it, its percent escapes
+ * decoded as UTF-8. An escape that is not one (`%FF`, `%G1`, a lone `%`, bytes that are no UTF-8)
+ * is a 400: decoded leniently it stayed as typed, so `a%FFb` addressed the same identity as
+ * `a%25FFb`. Hono's own `param()` is that lenient decoding.
+ */
+export function strictPathParam(c: Context, name: string, segment: number): string {
+	const raw = new URL(c.req.url).pathname.split("/")[segment] ?? "";
+	try {
+		return decodeURIComponent(raw);
+	} catch {
+		throw new HttpError(
+			400,
+			"INVALID_ARGUMENT",
+			`agent-sessions-server: the ${name} in the path holds an invalid percent escape (${JSON.stringify(headOf(raw, 80))}); encode it with encodeURIComponent (a % itself is %25)`,
+		);
+	}
+}
+
+/**
  * The `:id` path parameter, checked against the ULID pattern before anything touches the disk (S7.8).
  * Throws a 400 INVALID_SESSION_ID otherwise.
  */
 export function sessionIdParam(c: Context): string {
 	const id = c.req.param("id");
 	if (!isSessionId(id)) {
-		const shown = JSON.stringify((id ?? "").slice(0, 64));
+		const shown = JSON.stringify(headOf(id ?? "", 64));
 		throw new HttpError(
 			400,
 			"INVALID_SESSION_ID",

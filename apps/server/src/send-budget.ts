@@ -1,3 +1,4 @@
+import { headOf } from "@agent/session-format";
 import type { WebSocket } from "ws";
 
 /** The close code of a socket dropped for falling behind: reconnect, then reload what may have been missed. */
@@ -101,7 +102,7 @@ export class SendBudget {
 	private drop(ws: WebSocket, reason: string): void {
 		this.droppedCount++;
 		this.release(ws);
-		ws.close(SLOW_READER_CLOSE, reason.slice(0, 120));
+		ws.close(SLOW_READER_CLOSE, headOf(reason, 120));
 		setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
 	}
 

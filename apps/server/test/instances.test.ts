@@ -1,20 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { openPgStore } from "@agent/session-pg";
 import { createTestDatabase, findTestPostgres, type TestDatabase } from "@agent/session-pg/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EventClient } from "./support/event-client.js";
+import { type Instance, startInstance as start } from "./support/instance.js";
 
-const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const server = await findTestPostgres();
-
-interface Instance {
-	child: ChildProcess;
-	url: string;
-}
 
 interface StoredRecord {
 	seq: number;
@@ -24,26 +17,7 @@ interface StoredRecord {
 }
 
 /** A real server process over the database (its home holds only config.yaml). */
-async function startInstance(home: string, store: string): Promise<Instance> {
-	const child = spawn(process.execPath, [BIN, "--home", home, "--store", store, "--port", "0"], {
-		env: { PATH: process.env.PATH, HOME: os.tmpdir() },
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	let stdout = "";
-	let stderr = "";
-	child.stderr?.on("data", (chunk) => {
-		stderr += chunk;
-	});
-	const url = await new Promise<string>((resolve, reject) => {
-		child.stdout?.on("data", (chunk) => {
-			stdout += chunk;
-			const match = /^listening on (http:\/\/\S+)\n/.exec(stdout);
-			if (match) resolve(match[1] as string);
-		});
-		child.on("exit", () => reject(new Error(`the server exited before listening: ${stderr}`)));
-	});
-	return { child, url };
-}
+const startInstance = (home: string, store: string) => start(home, ["--store", store]);
 
 async function api(instance: Instance, urlPath: string, json?: unknown): Promise<Response> {
 	return fetch(`${instance.url}${urlPath}`, {

@@ -135,6 +135,30 @@ describe("identity-keyed sessions", () => {
 	});
 });
 
+describe("identity keys in the path are decoded strictly", () => {
+	it("an invalid percent escape is a 400 that says so; %25 is a percent sign, its own identity", async () => {
+		for (const bad of ["a%FFb", "a%G1b", "a%", "%ED%A0%80"]) {
+			const response = await server.api(`/api/identities/${bad}/messages`, { method: "POST", json: { content: "hi" } });
+			expect(response.status, bad).toBe(400);
+			const body = (await response.json()) as { error: { code: string; message: string } };
+			expect(body.error.code, bad).toBe("INVALID_ARGUMENT");
+			expect(body.error.message, bad).toContain("invalid percent escape");
+		}
+		const response = await server.api("/api/identities/a%25FFb/messages?wait=1", {
+			method: "POST",
+			json: { content: "hi" },
+		});
+		expect(response.status).toBe(200);
+		expect(await response.json()).toMatchObject({ identityKey: "a%FFb", created: true });
+	});
+
+	it("a key holding U+0000 is refused with a 400 that names it, on every store", async () => {
+		const response = await server.api("/api/identities/a%00b/messages", { method: "POST", json: { content: "hi" } });
+		expect(response.status).toBe(400);
+		expect(((await response.json()) as { error: { message: string } }).error.message).toContain("identityKey");
+	});
+});
+
 describe("thinking level, branch summaries, tools, pruning", () => {
 	it("thinkingLevel on a message records the change; an unknown level is a 400", async () => {
 		const session = await createSession(server);

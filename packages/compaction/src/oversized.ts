@@ -1,4 +1,11 @@
-import { blockChars, type ContentBlock, estimateTextTokens, type StoredRecord } from "@agent/session-format/reading";
+import {
+	blockChars,
+	type ContentBlock,
+	estimateTextTokens,
+	headOf,
+	type StoredRecord,
+	tailOf,
+} from "@agent/session-format/reading";
 import { estimateRecordTokens } from "./tokens.js";
 
 // chars/4, the estimate every token count in the project uses (session-format's estimateTextTokens).
@@ -25,12 +32,13 @@ export function oversizedBlockTokens(contextWindow: number | undefined, reserveT
 export function truncateOversizedText(text: string, maxTokens: number, seq?: number): string {
 	if (!Number.isFinite(maxTokens) || estimateTextTokens(text) <= maxTokens) return text;
 	const keep = Math.max(0, maxTokens * CHARS_PER_TOKEN - 200);
-	const head = Math.ceil(keep / 2);
-	const tail = keep - head;
-	const omitted = text.length - head - tail;
+	// Both cuts on whole characters: half an emoji would be a lone surrogate in what the model is sent.
+	const head = headOf(text, Math.ceil(keep / 2));
+	const tail = tailOf(text, keep - Math.ceil(keep / 2));
+	const omitted = text.length - head.length - tail.length;
 	const where = seq === undefined ? "the session log" : `the session log at seq ${seq}`;
 	const marker = `\n[… ${omitted.toLocaleString("en-US")} characters omitted; the full text is in ${where} …]\n`;
-	return `${text.slice(0, head)}${marker}${tail > 0 ? text.slice(text.length - tail) : ""}`;
+	return `${head}${marker}${tail}`;
 }
 
 /** A message as far as truncation goes: its blocks and the record it came from. */

@@ -1,4 +1,4 @@
-import type { ContentBlock, ToolCallBlock } from "@agent/session-format/reading";
+import { type ContentBlock, headOf, type ToolCallBlock } from "@agent/session-format/reading";
 
 /** Tool results longer than this many characters are cut when serialized for the summarizer. */
 export const DEFAULT_MAX_TOOL_RESULT_CHARS = 2000;
@@ -58,8 +58,8 @@ export function formatToolCall(call: Pick<ToolCallBlock, "name" | "arguments">):
 /** Keeps the first `max` characters and says how many were cut. */
 export function truncate(text: string, max: number): string {
 	if (max < 0 || text.length <= max) return text;
-	const cut = text.length - max;
-	return `${text.slice(0, max)}\n[... ${cut} of ${text.length} characters truncated]`;
+	const kept = headOf(text, max);
+	return `${kept}\n[... ${text.length - kept.length} of ${text.length} characters truncated]`;
 }
 
 function serializeAssistant(content: readonly ContentBlock[]): string {

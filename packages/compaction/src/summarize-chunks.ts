@@ -1,4 +1,4 @@
-import { estimateTextTokens } from "@agent/session-format/reading";
+import { codePointBoundary, estimateTextTokens, headOf } from "@agent/session-format/reading";
 import { compactionFailed } from "./errors.js";
 import { missingSummarySections } from "./sections.js";
 import { requestSummary, type SummarizerCall, SummarizerOverflow } from "./summarizer.js";
@@ -148,8 +148,10 @@ export function takeChunk(queue: readonly string[], budget: number): [string[], 
 	}
 	if (taken.length === 0) {
 		const piece = queue[0] as string;
+		// At least one whole character (a pair stays together), on a whole-character boundary.
 		const chars = Math.max(1, (budget - 1) * 4);
-		return [[piece.slice(0, chars)], [piece.slice(chars), ...queue.slice(1)]];
+		const head = headOf(piece, chars) || piece.slice(0, codePointBoundary(piece, 2) || 1);
+		return [[head], [piece.slice(head.length), ...queue.slice(1)]];
 	}
 	return [taken, queue.slice(i)];
 }

@@ -1,4 +1,12 @@
-import type { ContentBlock, ImageBlock, RecordInput, StopReason, TextBlock, Usage } from "@agent/session-format";
+import {
+	type ContentBlock,
+	type ImageBlock,
+	type RecordInput,
+	type StopReason,
+	type TextBlock,
+	truncateText,
+	type Usage,
+} from "@agent/session-format";
 import { isObject } from "./json-lines.js";
 
 export function text(value: string): TextBlock {
@@ -128,6 +136,5 @@ const NAME_LENGTH = 80;
 export function promptName(prompt: string): string | undefined {
 	const line = prompt.replace(/\s+/g, " ").trim();
 	if (!line) return undefined;
-	const chars = [...line];
-	return chars.length > NAME_LENGTH ? `${chars.slice(0, NAME_LENGTH - 1).join("")}…` : line;
+	return truncateText(line, NAME_LENGTH);
 }

@@ -1,6 +1,6 @@
 import { describeValue } from "./describe.js";
-import { FIELD_LIMITS } from "./limits.js";
 import type { SessionRecord } from "./records.js";
+import { BLOCK_NAME_FIELDS, findLoneSurrogate, nameTextProblem, RECORD_NAME_FIELDS } from "./text-rules.js";
 
 /** A rule an appended record breaks: the field path and what is wrong. */
 export interface InvariantViolation {
@@ -11,13 +11,21 @@ export interface InvariantViolation {
 /**
  * The rules an appended record must follow beyond its schema, which readers do not enforce (old
  * logs read as before): a tool result names its call, its tool and whether it failed (spec §7.2);
- * a compaction keeps from a record at or before itself; a leaf move names its leaf; identifier-like
- * strings stay within FIELD_LIMITS. Returns the first violation, or undefined.
+ * a compaction keeps from a record at or before itself; a leaf move names its leaf; names
+ * (identifier-like strings) stay within FIELD_LIMITS and hold no U+0000; no string anywhere holds
+ * a lone surrogate (text-rules.ts). Returns the first violation, or undefined.
  */
 export function appendViolation(record: SessionRecord): InvariantViolation | undefined {
+	const violation = structureViolation(record) ?? namesViolation(record);
+	if (violation) return violation;
+	const lone = findLoneSurrogate(record);
+	return lone ? { path: lone.path, message: `${lone.path} ${lone.problem}` } : undefined;
+}
+
+function structureViolation(record: SessionRecord): InvariantViolation | undefined {
 	switch (record.recordType) {
 		case "message":
-			return messageViolation(record) ?? blocksViolation(record.content);
+			return messageViolation(record);
 		case "compaction":
 			if (record.firstKeptSeq > record.seq) {
 				return {
@@ -26,20 +34,6 @@ export function appendViolation(record: SessionRecord): InvariantViolation | und
 				};
 			}
 			return undefined;
-		case "model_change":
-			return (
-				tooLong("provider", record.provider, FIELD_LIMITS.name) ?? tooLong("modelId", record.modelId, FIELD_LIMITS.name)
-			);
-		case "thinking_level_change":
-			return tooLong("thinkingLevel", record.thinkingLevel, FIELD_LIMITS.name);
-		case "session_info":
-			return tooLong("name", record.name, FIELD_LIMITS.title);
-		case "label":
-			return tooLong("label", record.label, FIELD_LIMITS.title);
-		case "custom":
-			return tooLong("customType", record.customType, FIELD_LIMITS.name);
-		case "custom_message":
-			return tooLong("customType", record.customType, FIELD_LIMITS.name) ?? blocksViolation(record.content);
 		case "leaf_change":
 			if (record.parentSeq === undefined) {
 				return {
@@ -48,11 +42,28 @@ export function appendViolation(record: SessionRecord): InvariantViolation | und
 				};
 			}
 			return undefined;
-		case "turn":
-			return tooLong("turnId", record.turnId, FIELD_LIMITS.id) ?? tooLong("model", record.model, FIELD_LIMITS.name * 2);
 		default:
 			return undefined;
 	}
+}
+
+/** The record's name fields and those of its content blocks: length and U+0000 (RECORD_NAME_FIELDS). */
+function namesViolation(record: SessionRecord): InvariantViolation | undefined {
+	const fields = record as unknown as Record<string, unknown>;
+	for (const [key, max] of RECORD_NAME_FIELDS[record.recordType] ?? []) {
+		const violation = nameViolation(key, fields[key], max);
+		if (violation) return violation;
+	}
+	const content = fields.content;
+	if (!Array.isArray(content)) return undefined;
+	for (let i = 0; i < content.length; i++) {
+		const block = content[i] as Record<string, unknown>;
+		for (const [key, max] of BLOCK_NAME_FIELDS[String(block.type)] ?? []) {
+			const violation = nameViolation(`content.${i}.${key}`, block[key], max);
+			if (violation) return violation;
+		}
+	}
+	return undefined;
 }
 
 function messageViolation(record: Extract<SessionRecord, { recordType: "message" }>): InvariantViolation | undefined {
@@ -73,36 +84,17 @@ function messageViolation(record: Extract<SessionRecord, { recordType: "message"
 			};
 		}
 	}
-	return (
-		tooLong("toolCallId", record.toolCallId, FIELD_LIMITS.id) ??
-		tooLong("toolName", record.toolName, FIELD_LIMITS.name) ??
-		tooLong("api", record.api, FIELD_LIMITS.name) ??
-		tooLong("provider", record.provider, FIELD_LIMITS.name) ??
-		tooLong("model", record.model, FIELD_LIMITS.name)
-	);
-}
-
-function blocksViolation(
-	content: ReadonlyArray<{ type: string; mimeType?: string; id?: string; name?: string }>,
-): InvariantViolation | undefined {
-	for (let i = 0; i < content.length; i++) {
-		const block = content[i] as { type: string; mimeType?: string; id?: string; name?: string };
-		const at = `content.${i}`;
-		const violation =
-			block.type === "image"
-				? tooLong(`${at}.mimeType`, block.mimeType, FIELD_LIMITS.mimeType)
-				: block.type === "toolCall"
-					? (tooLong(`${at}.id`, block.id, FIELD_LIMITS.id) ?? tooLong(`${at}.name`, block.name, FIELD_LIMITS.name))
-					: undefined;
-		if (violation) return violation;
-	}
 	return undefined;
 }
 
-function tooLong(path: string, value: string | undefined, max: number): InvariantViolation | undefined {
-	if (value === undefined || value.length <= max) return undefined;
-	return {
-		path,
-		message: `${path} is ${value.length} characters long (${describeValue(value)}); at most ${max} are allowed`,
-	};
+function nameViolation(path: string, value: unknown, max: number): InvariantViolation | undefined {
+	if (typeof value !== "string") return undefined;
+	if (value.length > max) {
+		return {
+			path,
+			message: `${path} is ${value.length} characters long (${describeValue(value)}); at most ${max} are allowed`,
+		};
+	}
+	const problem = nameTextProblem(value);
+	return problem === undefined ? undefined : { path, message: `${path} ${problem}` };
 }

@@ -1,3 +1,5 @@
+import { headOf } from "./text-cut.js";
+
 /**
  * The error codes shared by every `@agent` package. Each error carries one of them,
  * an actionable message prefixed with the package that raised it, and an optional cause.
@@ -34,7 +36,7 @@ export class InvalidSessionIdError extends AgentSessionError {
 	readonly sessionId: string;
 
 	constructor(sessionId: unknown) {
-		const shown = typeof sessionId === "string" ? JSON.stringify(sessionId.slice(0, 64)) : typeof sessionId;
+		const shown = typeof sessionId === "string" ? JSON.stringify(headOf(sessionId, 64)) : typeof sessionId;
 		super(
 			"INVALID_SESSION_ID",
 			`@agent/session-format: ${shown} is not a session id; session ids are 26-character ULIDs such as 01JMRZ8X1Q9V5E2H3K4M6N7P8R (list them with \`agent-sessions list\`)`,

@@ -2,20 +2,36 @@ import { InvalidRecordError } from "./errors.js";
 import type { SessionMetadata } from "./metadata.js";
 import { newMetadata } from "./metadata-derive.js";
 import type { StoredRecord } from "./records.js";
+import type { SeqGap } from "./store-contract.js";
 
 /**
  * Checks records appended exactly as given (a copy between stores): their seqs continue
- * `lastSeq` one by one. Everything else about them was checked by the store they come from.
+ * `lastSeq` one by one, skipping only the seqs of `gaps` (gaps the source's repair acknowledged).
+ * Everything else about them was checked by the store they come from.
  */
-export function checkExactSeqs(id: string, lastSeq: number, records: readonly StoredRecord[]): void {
+export function checkExactSeqs(
+	id: string,
+	lastSeq: number,
+	records: readonly StoredRecord[],
+	gaps: readonly SeqGap[] = [],
+): void {
+	let expected = lastSeq + 1;
 	records.forEach((record, index) => {
-		if (record.seq !== lastSeq + 1 + index) {
+		for (let gap = gapAt(gaps, expected); gap && record.seq > expected; gap = gapAt(gaps, expected)) {
+			expected = gap.to + 1;
+		}
+		if (record.seq !== expected) {
 			throw new InvalidRecordError(
-				`@agent/session-format: record ${index + 1} of the copy into session ${id} has seq ${record.seq}, but the next seq there is ${lastSeq + 1 + index}; copy the records from seq ${lastSeq + 1} on`,
+				`@agent/session-format: record ${index + 1} of the copy into session ${id} has seq ${record.seq}, but the next seq there is ${expected}; copy the records from seq ${expected} on (a gap in the source is copied only once its repair acknowledged it: \`agent-sessions verify --repair ${id}\`)`,
 				{ path: "seq", index },
 			);
 		}
+		expected++;
 	});
+}
+
+function gapAt(gaps: readonly SeqGap[], seq: number): SeqGap | undefined {
+	return gaps.find((gap) => gap.from === seq && gap.to >= gap.from);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { AgentSessionError } from "./errors.js";
 import type { SessionMetadata } from "./metadata.js";
+import { headOf } from "./text-cut.js";
 
 /** Where a page of a listing ends: every store's listing order (newest lastMessageAt first, then id). */
 export interface ListCursor {
@@ -32,6 +33,6 @@ export function decodeListCursor(cursor: string): ListCursor {
 	}
 	throw new AgentSessionError(
 		"INVALID_ARGUMENT",
-		`${JSON.stringify(String(cursor).slice(0, 40))} is not a cursor this store made; pass the nextCursor of a previous page`,
+		`${JSON.stringify(headOf(String(cursor), 40))} is not a cursor this store made; pass the nextCursor of a previous page`,
 	);
 }

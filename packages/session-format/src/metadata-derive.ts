@@ -4,6 +4,7 @@ import type { SessionMetadata, TokenTotals } from "./metadata.js";
 import { isSideRecord, parentSeqOf } from "./record-kinds.js";
 import type { SessionHeader, StoredRecord, Usage } from "./records.js";
 import type { CreateSessionOptions } from "./store-contract.js";
+import { toWellFormed, truncateText } from "./text-cut.js";
 import { emptyMetrics, emptyTokenTotals } from "./token-totals.js";
 
 /**
@@ -17,10 +18,14 @@ import { emptyMetrics, emptyTokenTotals } from "./token-totals.js";
 /** The longest `firstMessage` kept in metadata. */
 export const FIRST_MESSAGE_CHARS = 120;
 
-/** A message's text as `firstMessage` keeps it: whitespace collapsed, cut with "…" at FIRST_MESSAGE_CHARS. */
+/**
+ * A message's text as `firstMessage` keeps it: whitespace collapsed, cut on a whole character with
+ * "…" at FIRST_MESSAGE_CHARS. It is a name of the session (listed, and kept in PostgreSQL's jsonb),
+ * so U+0000 and lone surrogates (which an old log's message may hold) show as U+FFFD, in every store.
+ */
 export function firstMessagePreview(text: string): string {
-	const collapsed = text.replace(/\s+/g, " ").trim();
-	return collapsed.length <= FIRST_MESSAGE_CHARS ? collapsed : `${collapsed.slice(0, FIRST_MESSAGE_CHARS - 1)}…`;
+	const collapsed = toWellFormed(text.replace(/\s+/g, " ").trim()).replaceAll("\u0000", "\uFFFD");
+	return truncateText(collapsed, FIRST_MESSAGE_CHARS);
 }
 
 /** The metadata of a new session, before any record. */
@@ -191,7 +196,10 @@ function applyHeader(metadata: SessionMetadata, header: SessionHeader, first: bo
 	metadata.createdAt = header.createdAt;
 	if (first) metadata.lastMessageAt = header.createdAt;
 	setOrDelete(metadata, "name", header.name);
-	if (header.model !== undefined) metadata.model = header.model;
+	// The header is the creation facts: on the first record it says the model as created ("" when
+	// none), whatever a copy's target started from (migrate adopts a session with its current model).
+	if (first) metadata.model = header.model ?? "";
+	else if (header.model !== undefined) metadata.model = header.model;
 	metadata.source = header.source ?? "interactive";
 	setOrDelete(metadata, "cronJobId", header.cronJobId);
 	setOrDelete(metadata, "systemPromptOverride", header.systemPromptOverride);

@@ -111,12 +111,24 @@ export { recordLine, serializeRecord } from "./serialize.js";
 export { type SessionContextDefaults, sessionContextDefaults } from "./session-defaults.js";
 export type { CompactionConfig } from "./settings.js";
 export { type ModelStats, type SessionStats, summarizeSessions } from "./stats.js";
-export { checkCreateOptions, checkName, checkSeconds } from "./store-args.js";
+export {
+	checkAcceptedTurn,
+	checkCreateOptions,
+	checkIdentityKey,
+	checkLabel,
+	checkListOptions,
+	checkName,
+	checkSearchArgs,
+	checkSeconds,
+	checkTurnId,
+} from "./store-args.js";
 export type {
+	AcceptedTurn,
 	AppendOptions,
 	AppendResult,
 	CreateSessionOptions,
 	ForkOptions,
+	JournaledTurn,
 	ListJsonPage,
 	ListOptions,
 	ListPage,
@@ -125,6 +137,7 @@ export type {
 	ReadOptions,
 	RecordProblem,
 	SearchOptions,
+	SeqGap,
 	SessionImportTarget,
 	SessionLease,
 	SessionStore,
@@ -135,7 +148,25 @@ export type {
 	VerifyReport,
 } from "./store-contract.js";
 export { isImportTarget } from "./store-contract.js";
-export { MAX_SEARCH_QUERY_CHARS, type SearchHit, type TextMatcher, textMatcher } from "./text-search.js";
+export { codePointBoundary, headOf, loneSurrogateIndex, tailOf, toWellFormed, truncateText } from "./text-cut.js";
+export {
+	checkTextArgument,
+	findLoneSurrogate,
+	freeTextProblem,
+	nameTextProblem,
+	portableRecord,
+	unportableText,
+} from "./text-rules.js";
+export {
+	asciiRunOf,
+	foldCase,
+	listSearchMatches,
+	MAX_SEARCH_QUERY_CHARS,
+	type SearchHit,
+	type TextMatcher,
+	textMatcher,
+} from "./text-search.js";
 export { emptyMetrics, emptyTokenTotals } from "./token-totals.js";
 export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
 export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";
+export { gapAcknowledged, unportableTextProblem, verifyPasses } from "./verify-rules.js";

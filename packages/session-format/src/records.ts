@@ -250,6 +250,8 @@ export const damageAckRecordSchema = lazySchema(() =>
 		line: z.number().int().min(1),
 		byteOffset: z.number().int().min(0),
 		reason: z.string(),
+		/** The seqs missing from the log because of the damaged line (it held one of them), when it falls in a gap. */
+		seqs: z.object({ from: seqSchema, to: seqSchema }).optional(),
 	}),
 );
 

@@ -8,6 +8,7 @@
  * keeps besides the records (metadata.json and cache/ on disk, derived columns in a database) is
  * a cache it can rebuild from them, and every method answers the same after it does.
  */
+import type { ContentBlock } from "./content.js";
 import type { EphemeralMessage, SessionContext } from "./context.js";
 import type { LeaseHolder } from "./errors.js";
 import type { SessionMetadata, SessionSource } from "./metadata.js";
@@ -15,6 +16,12 @@ import type { LineProblemCode } from "./parse-line.js";
 import type { RecordInput, SessionRecord, StoredRecord } from "./records.js";
 import type { SessionStats } from "./stats.js";
 import type { SearchHit } from "./text-search.js";
+
+/** Seqs from..to missing from a log (both included). */
+export interface SeqGap {
+	from: number;
+	to: number;
+}
 
 export interface CreateSessionOptions {
 	name?: string;
@@ -140,6 +147,7 @@ export type VerifyProblemKind =
 	| "torn_tail"
 	| "corrupt_line"
 	| "opaque_record"
+	| "unportable_text"
 	| "seq_gap"
 	| "seq_duplicate"
 	| "dangling_parent"
@@ -171,6 +179,24 @@ export interface VerifyReport {
 	repaired?: boolean;
 	/** Damaged lines repair acknowledged now (one damage_ack record each). */
 	acknowledged?: number;
+}
+
+/**
+ * A turn a runtime accepted (HTTP 202) and has not recorded yet, as the turn journal keeps it
+ * (`noteAcceptedTurn`): enough to record it as interrupted with its user message if the process
+ * that accepted it dies before it does.
+ */
+export interface AcceptedTurn {
+	turnId: string;
+	/** ISO time it was accepted. */
+	acceptedAt: string;
+	/** The user message it was sent with. */
+	content: ContentBlock[];
+}
+
+/** An accepted turn as the journal lists it: `lost` when the process (or instance) that accepted it is gone. */
+export interface JournaledTurn extends AcceptedTurn {
+	lost: boolean;
 }
 
 /** A held single-writer lease: appends through it skip re-acquiring. Release it when done. */
@@ -232,6 +258,16 @@ export interface SessionStore {
 	findByIdentity(identityKey: string): Promise<SessionMetadata | undefined>;
 	/** Adds active time (rfc-0064 uptime): an uptime record. */
 	addUptime(id: string, seconds: number): Promise<SessionMetadata>;
+	/**
+	 * Optional, the turn journal: notes an accepted turn durably before the runtime acknowledges it,
+	 * with this process (or instance) as its owner. The runtime forgets it once its turn record is
+	 * in the log; one whose owner died is recorded as interrupted when the session is next leased.
+	 */
+	noteAcceptedTurn?(sessionId: string, turn: AcceptedTurn): Promise<void>;
+	/** Optional, the turn journal: the session's accepted turns not forgotten yet, oldest first. */
+	acceptedTurns?(sessionId: string): Promise<JournaledTurn[]>;
+	/** Optional, the turn journal: forgets an accepted turn (nothing when it is not noted). */
+	forgetAcceptedTurn?(sessionId: string, turnId: string): Promise<void>;
 	/** Checks one session or all; reports every problem with its line and byte offset. */
 	verify(id?: string): Promise<VerifyReport[]>;
 	/**
@@ -278,8 +314,14 @@ export interface SessionImportTarget {
 	 * yet has), unless it exists already; returns its last seq (0 when new), so a copy resumes.
 	 */
 	adoptSession(id: string, facts: SessionMetadata): Promise<number>;
-	/** Appends records exactly as given, under the lease: their seqs must continue the log's last seq. */
-	appendExact(id: string, records: readonly StoredRecord[]): Promise<void>;
+	/**
+	 * Appends records exactly as given, under the lease: their seqs must continue the log's last
+	 * seq, one by one, but for the seqs of `options.gaps` (a source log's gaps that its repair
+	 * acknowledged: the damaged line holding them stays behind). A store that cannot hold some text
+	 * of a record as it is (PostgreSQL: a lone surrogate, U+0000 in a name; see portableRecord)
+	 * stores U+FFFD in its place.
+	 */
+	appendExact(id: string, records: readonly StoredRecord[], options?: { gaps?: readonly SeqGap[] }): Promise<void>;
 }
 
 export function isImportTarget(store: SessionStore): store is SessionStore & SessionImportTarget {

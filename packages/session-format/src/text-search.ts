@@ -1,6 +1,7 @@
 import { contentText } from "./content-text.js";
 import { AgentSessionError } from "./errors.js";
 import type { MessageRole, StoredRecord } from "./records.js";
+import { codePointBoundary } from "./text-cut.js";
 
 /** One message whose text holds the searched text. */
 export interface SearchHit {
@@ -25,14 +26,21 @@ const SNIPPET_CONTEXT = 60;
  * included) counted as one space in both the query and the text.
  */
 export interface TextMatcher {
-	/** The query as matched: trimmed, whitespace collapsed, lowercased. */
+	/** The query as matched: trimmed, whitespace collapsed, case folded (foldCase). */
 	readonly needle: string;
 	/**
-	 * A word of the query that appears as is in a matching record's JSON line (it holds no
-	 * whitespace, quote, backslash or control character, which JSON would escape): stores test
-	 * raw lines or rows with it (case-insensitive) before decoding any.
+	 * The longest run of the query's printable ASCII characters other than space, quote and
+	 * backslash: it appears as is in a matching record's JSON line (JSON escapes none of them), in
+	 * ASCII letters of either case, since foldCase never folds another character into ASCII.
+	 * Stores test raw lines or rows with it (case-insensitive) before decoding any. Empty when
+	 * the query has none: then every message is a candidate.
 	 */
 	readonly rawWord: string;
+	/**
+	 * The query's words when it is all printable ASCII (what `rawPattern` is made of), for a store
+	 * that builds the same pattern in its own dialect (PostgreSQL's regular expressions).
+	 */
+	readonly rawWords: readonly string[] | undefined;
 	/**
 	 * A case-insensitive pattern that every matching record's JSON line contains (as JSON.stringify
 	 * writes it): the query's words with whitespace or its JSON escapes between them. A line
@@ -50,32 +58,27 @@ function invalidArgument(message: string): AgentSessionError {
 
 export function textMatcher(query: string): TextMatcher {
 	if (typeof query !== "string") throw invalidArgument(`search needs a text, got ${typeof query}`);
-	const needle = collapse(query).toLowerCase();
+	const needle = foldCase(collapse(query));
 	if (needle.length === 0) throw invalidArgument("search needs some text to look for, got an empty query");
 	if (needle.length > MAX_SEARCH_QUERY_CHARS) {
 		throw invalidArgument(`search takes at most ${MAX_SEARCH_QUERY_CHARS} characters, got ${needle.length}`);
 	}
 	const rawWord = needle
-		.split(/[\s"\\\u0000-\u001f\u007f\u2028\u2029]+/)
+		.split(/[^\x21\x23-\x5b\x5d-\x7e]+/)
 		.reduce((longest, word) => (word.length > longest.length ? word : longest), "");
-	const printable = /^[\x20-\x7e]+$/.test(needle);
-	const rawPattern = printable
-		? new RegExp(
-				needle
-					.split(" ")
-					.map((word) => escapeRegExp(JSON.stringify(word).slice(1, -1)))
-					.join(RAW_WHITESPACE),
-				"i",
-			)
+	const rawWords = /^[\x20-\x7e]+$/.test(needle) ? needle.split(" ") : undefined;
+	const rawPattern = rawWords
+		? new RegExp(rawWords.map((word) => escapeRegExp(JSON.stringify(word).slice(1, -1))).join(RAW_WHITESPACE), "i")
 		: undefined;
 	return {
 		needle,
 		rawWord,
+		rawWords,
 		rawPattern,
 		match(sessionId, record, sessionName) {
 			if (record.recordType !== "message") return undefined;
 			const text = collapse(contentText(record.content));
-			const at = text.toLowerCase().indexOf(needle);
+			const at = foldCase(text).indexOf(needle);
 			if (at < 0) return undefined;
 			return {
 				sessionId,
@@ -101,6 +104,41 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/**
+ * Text for case-insensitive matching: lowercased, except U+0130 (İ, whose lowercase is two
+ * characters) and U+212A (the Kelvin sign, whose lowercase is ASCII "k"), which stay as they are.
+ * So the folded text has the length of the text (a match's index is its index in the text), and
+ * no other character folds into ASCII (an ASCII word of the query is found by an ASCII
+ * case-insensitive scan of the raw bytes, in every store).
+ */
+export function foldCase(text: string): string {
+	if (!/[\u0130\u212a]/.test(text)) return text.toLowerCase();
+	return text
+		.split(/([\u0130\u212a])/)
+		.map((part, i) => (i % 2 === 1 ? part : part.toLowerCase()))
+		.join("");
+}
+
+/**
+ * Whether a listing's `search` finds a session: its text in the session's name or id, case folded
+ * (foldCase), the same in every store.
+ */
+export function listSearchMatches(search: string, id: string, name: string | undefined): boolean {
+	const needle = foldCase(search);
+	return foldCase(id).includes(needle) || (name !== undefined && foldCase(name).includes(needle));
+}
+
+/**
+ * The longest run of printable ASCII in `text` once case folded: what a store may look for with an
+ * ASCII case-insensitive scan (LIKE ... ILIKE) before deciding with listSearchMatches, since no
+ * other character folds into ASCII. Empty when there is none.
+ */
+export function asciiRunOf(text: string): string {
+	return foldCase(text)
+		.split(/[^\x20-\x7e]+/)
+		.reduce((longest, run) => (run.length > longest.length ? run : longest), "");
+}
+
 /** Runs of whitespace as one space, trimmed. */
 function collapse(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
@@ -122,12 +160,8 @@ export function snippetOf(text: string, at: number, length: number): string {
 		const space = text.lastIndexOf(" ", end);
 		if (space > at + length) end = space;
 	}
-	// Never half a surrogate pair: a lone surrogate is not text.
-	if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start++;
-	if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end--;
+	// Cut on whole characters: a start inside a surrogate pair moves past it, an end before it.
+	if (codePointBoundary(text, start) !== start) start++;
+	end = codePointBoundary(text, end);
 	return `${start > 0 ? "…" : ""}${text.slice(start, end).trim()}${end < text.length ? "…" : ""}`;
-}
-
-function isLowSurrogate(code: number): boolean {
-	return code >= 0xdc00 && code <= 0xdfff;
 }

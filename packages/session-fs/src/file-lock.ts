@@ -6,6 +6,7 @@ import type { lockSync } from "proper-lockfile";
 import { errnoCode, locked, notFound, storageFailure } from "./errors.js";
 import { type SessionPaths, takeoverGuardOf } from "./paths.js";
 import { isProcessAlive } from "./process-alive.js";
+import { DIR_MODE, FILE_MODE } from "./safe-files.js";
 
 /**
  * The cross-process single-writer lease: proper-lockfile's mkdir lock on `lease.lock/`, kept
@@ -84,7 +85,7 @@ function removeLockTree(path: string): void {
  */
 function underTakeoverGuard(guard: string, remove: () => boolean): boolean {
 	try {
-		fs.mkdirSync(guard);
+		fs.mkdirSync(guard, { mode: DIR_MODE });
 	} catch {
 		removeStaleGuard(guard);
 		return false;
@@ -115,12 +116,14 @@ function lockFsFor(staleMs: number): object {
 	let lockFs = lockFsByStale.get(staleMs);
 	if (lockFs) return lockFs;
 	lockFs = {
-		mkdirSync: fs.mkdirSync,
+		// The lock directory is private like the rest of the store (0700, not the umask's 0755).
+		mkdirSync: (path: string) => fs.mkdirSync(path, { mode: DIR_MODE }),
 		realpathSync: fs.realpathSync,
 		statSync: fs.statSync,
 		utimesSync: fs.utimesSync,
 		rmdirSync: (path: string) => removeLockDir(path, staleMs),
-		mkdir: fs.mkdir,
+		mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) =>
+			fs.mkdir(path, { mode: DIR_MODE }, (error) => callback(error)),
 		realpath: fs.realpath,
 		stat: fs.stat,
 		utimes: (path: string, atime: Date, mtime: Date, callback: (error: NodeJS.ErrnoException | null) => void) =>
@@ -218,7 +221,7 @@ function tryLock(
 		// lock was taken over: put the mtime back as the lock set it.
 		const before = fs.statSync(paths.lockDir);
 		const name = HOLDER_PREFIX + Buffer.from(JSON.stringify(holder)).toString("base64url");
-		fs.closeSync(fs.openSync(join(paths.lockDir, name), "wx"));
+		fs.closeSync(fs.openSync(join(paths.lockDir, name), "wx", FILE_MODE));
 		mine.entry = join(paths.lockDir, name);
 		fs.utimesSync(paths.lockDir, before.atime, before.mtime);
 	} catch {

@@ -5,6 +5,7 @@ import {
 	encodeListCursor,
 	isSessionId,
 	type ListOptions,
+	listSearchMatches,
 	loadSchemaChecks,
 	type SessionMetadata,
 } from "@agent/session-format/reading";
@@ -110,10 +111,7 @@ function matches(session: ListedSession, options: ListOptions): boolean {
 	if (options.identityKey !== undefined && session.metadata.identityKey !== options.identityKey) return false;
 	if (options.cwd !== undefined && session.metadata.cwd !== options.cwd) return false;
 	if (options.search !== undefined && options.search.length > 0) {
-		const needle = options.search.toLowerCase();
-		if (!session.id.toLowerCase().includes(needle) && !(session.metadata.name ?? "").toLowerCase().includes(needle)) {
-			return false;
-		}
+		if (!listSearchMatches(options.search, session.id, session.metadata.name)) return false;
 	}
 	return true;
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
-import { type SessionMetadata, summarizeSessions } from "@agent/session-format/reading";
+import { newMetadata, newSessionId, type SessionMetadata, summarizeSessions } from "@agent/session-format/reading";
 import { describe, expect, it } from "vitest";
 import { ListedSession } from "./listed-session.js";
 import { MetadataCache } from "./metadata-cache.js";
@@ -44,7 +44,10 @@ describe("the listing's metadata snapshot", () => {
 	it("gives back any text: accents, emoji, line and paragraph separators, lone surrogates", async () => {
 		const { home, store } = setup();
 		const names = ["café…", "😀 smile", "\u2028\u2029\u0085", "日本語", "half \ud800 a pair"];
-		for (const name of names) await store.create({ name });
+		for (const name of names.slice(0, -1)) await store.create({ name });
+		// A lone surrogate is refused by create now; a session copied from a log written before holds one.
+		const id = newSessionId();
+		await store.adoptSession(id, newMetadata(id, { name: "half \ud800 a pair" }, new Date()));
 		const first = await store.list();
 		await nextTurn();
 		// The header, the index, and the sessions as a JSON array's elements, in listing order:

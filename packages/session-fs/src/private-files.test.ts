@@ -40,10 +40,24 @@ describe("transcripts are private: files 0600 and directories 0700 whatever the 
 		process.umask(umask);
 	});
 
-	it("under umask 022, every file and directory the store makes (log, metadata, cache, torn tails) is private", async () => {
+	it("under umask 022, every file and directory the store makes (log, metadata, cache, torn tails, lease lock, turn journal) is private", async () => {
 		const { store, home } = setup({ metadataFlushMs: 0 });
 		const { id } = await store.create({ name: "secret" });
 		await store.append(id, [userMessage("my password is hunter2")]);
+		// Held while the modes are read: the lease's lock directory and holder entry, and a journaled turn.
+		const lease = await store.lease(id);
+		await store.noteAcceptedTurn(id, { turnId: "t1", acceptedAt: new Date().toISOString(), content: [] });
+		const held = modesUnder(store.pathsOf(id).dir);
+		await lease.release();
+		expect(held.map((entry) => entry.path)).toEqual(
+			expect.arrayContaining([store.pathsOf(id).lockDir, join(store.pathsOf(id).dir, "accepted", "t1.json")]),
+		);
+		for (const entry of held) {
+			expect({ path: entry.path, mode: entry.mode.toString(8) }).toEqual({
+				path: entry.path,
+				mode: entry.directory ? "700" : "600",
+			});
+		}
 		// A torn tail, cut off into torn-tails.bin by the next writer.
 		appendFileSync(store.pathsOf(id).log, '{"recordType":"mess');
 		await store.append(id, [userMessage("again")]);

@@ -1,16 +1,22 @@
 import { closeSync, lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
+	type AcceptedTurn,
 	type AppendOptions,
 	type AppendResult,
 	type CreateSessionOptions,
 	checkCreateOptions,
+	checkIdentityKey,
+	checkLabel,
+	checkListOptions,
 	checkName,
+	checkSearchArgs,
 	checkSeconds,
 	cloneMetadata,
 	DeferredSessions,
 	type ForkOptions,
 	isSideRecord,
+	type JournaledTurn,
 	type ListJsonPage,
 	type ListOptions,
 	type ListPage,
@@ -23,6 +29,7 @@ import {
 	type RecordInput,
 	type SearchHit,
 	type SearchOptions,
+	type SeqGap,
 	type SessionImportTarget,
 	type SessionLease,
 	type SessionMetadata,
@@ -31,8 +38,11 @@ import {
 	type StoreChange,
 	type StoredRecord,
 	type StoreWatcher,
+	truncateText,
 	type VerifyReport,
+	verifyPasses,
 } from "@agent/session-format/reading";
+import { acceptedTurns, forgetAcceptedTurn, noteAcceptedTurn } from "./accepted-turns.js";
 import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
 import { iterate } from "./deferred-reads.js";
 import { errnoCode, invalidArgument, PREFIX, storageFailure } from "./errors.js";
@@ -186,6 +196,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	private async listed(options: ListOptions): Promise<ListedPage> {
+		checkListOptions(options);
 		return pageOf(await this.listedAll(), options);
 	}
 
@@ -214,10 +225,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-		const limit = options.limit;
-		if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
-			throw invalidArgument(`search limit must be a whole number >= 1, got ${limit}`);
-		}
+		checkSearchArgs(query, options);
 		const listing: ListOptions = { archived: options.archived ?? false };
 		if (options.cwd !== undefined) listing.cwd = options.cwd;
 		const { sessions } = await this.list(listing);
@@ -274,7 +282,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async label(id: string, targetSeq: number, label: string): Promise<SessionMetadata> {
-		if (typeof label !== "string") throw invalidArgument(`a label must be a string, got ${typeof label}`);
+		checkLabel(label);
 		const paths = await this.materialized(id);
 		const { withLease } = await writing();
 		const result = await withLease(paths, this.options, {}, async (writer) => {
@@ -330,10 +338,14 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	/** SessionImportTarget: records exactly as given, under the lease; their seqs continue the log. */
-	async appendExact(id: string, records: readonly StoredRecord[]): Promise<void> {
+	async appendExact(
+		id: string,
+		records: readonly StoredRecord[],
+		options: { gaps?: readonly SeqGap[] } = {},
+	): Promise<void> {
 		const paths = await this.materialized(id);
 		const { withLease } = await writing();
-		await withLease(paths, this.options, {}, (writer) => writer.appendExact(records));
+		await withLease(paths, this.options, {}, (writer) => writer.appendExact(records, options.gaps));
 	}
 
 	/** Deletes the session under its lease: the directory is renamed away first, so readers see it whole or not at all. */
@@ -358,10 +370,22 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async findByIdentity(identityKey: string): Promise<SessionMetadata | undefined> {
-		if (typeof identityKey !== "string" || identityKey.length === 0) {
-			throw invalidArgument("findByIdentity needs a non-empty identity key");
-		}
+		checkIdentityKey(identityKey);
 		return (await this.list({ identityKey, limit: 1 })).sessions[0];
+	}
+
+	/** The turn journal (accepted-turns.ts); a deferred session, which keeps nothing before its first reply, notes nothing. */
+	async noteAcceptedTurn(id: string, turn: AcceptedTurn): Promise<void> {
+		const paths = this.pathsOf(id);
+		if (!this.deferred.has(id)) noteAcceptedTurn(paths, turn, this.options.durability === "fsync");
+	}
+
+	async acceptedTurns(id: string): Promise<JournaledTurn[]> {
+		return acceptedTurns(this.pathsOf(id));
+	}
+
+	async forgetAcceptedTurn(id: string, turnId: string): Promise<void> {
+		forgetAcceptedTurn(this.pathsOf(id), turnId);
 	}
 
 	async verify(id?: string): Promise<VerifyReport[]> {
@@ -390,7 +414,8 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 					recordType: "damage_ack",
 					line: line.line,
 					byteOffset: line.byteOffset,
-					reason: line.reason.slice(0, 500),
+					reason: truncateText(line.reason, 500),
+					...(line.seqs ? { seqs: line.seqs } : {}),
 				}),
 			);
 			if (acks.length > 0) await writer.append(acks);
@@ -400,7 +425,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 			if (acks.length > 0) report.acknowledged = acks.length;
 			// What repair fixes (the metadata) no longer counts against it.
 			report.problems = report.problems.filter((problem) => !problem.kind.startsWith("metadata_"));
-			report.ok = report.problems.every((problem) => problem.kind === "opaque_record" || problem.acknowledged);
+			report.ok = verifyPasses(report.problems);
 			return report;
 		});
 	}

@@ -1,11 +1,16 @@
 import { closeSync, fstatSync, lstatSync } from "node:fs";
 import {
 	AgentSessionError,
+	type DamageAckRecord,
+	gapAcknowledged,
 	MetadataRebuild,
 	parentSeqOf,
 	type SessionMetadata,
+	truncateText,
+	unportableTextProblem,
 	type VerifyProblem,
 	type VerifyReport,
+	verifyPasses,
 } from "@agent/session-format/reading";
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import { readLinesForward } from "./line-reader.js";
@@ -20,6 +25,8 @@ export interface DamagedLine {
 	line: number;
 	byteOffset: number;
 	reason: string;
+	/** The seqs missing around it (it held one of them), when it falls in a seq gap. */
+	seqs?: { from: number; to: number };
 }
 
 export interface VerifyOutcome {
@@ -74,6 +81,7 @@ export async function verifySession(
 		const compactions: Array<{ seq: number; firstKeptSeq: number; line: number; byteOffset: number }> = [];
 		const damaged: DamagedLine[] = [];
 		const acknowledged = new Set<string>();
+		const acks: DamageAckRecord[] = [];
 		let damagedSincePrevious: DamagedLine[] = [];
 		let records = 0;
 		let previousSeq = 0;
@@ -110,9 +118,15 @@ export async function verifySession(
 					if (outcome.problem) {
 						problems.push({ kind: "opaque_record", ...where, seq: record.seq, message: outcome.problem.reason });
 					}
-					if (record.recordType === "damage_ack") acknowledged.add(keyOf(record));
+					const unportable = unportableTextProblem(record, where);
+					if (unportable) problems.push(unportable);
+					if (record.recordType === "damage_ack") {
+						acknowledged.add(keyOf(record));
+						acks.push(record);
+					}
 					if (record.seq > previousSeq + 1) {
 						const missing = record.seq - previousSeq - 1;
+						for (const line of damagedSincePrevious) line.seqs = { from: previousSeq + 1, to: record.seq - 1 };
 						problems.push({
 							kind: "seq_gap",
 							...where,
@@ -164,8 +178,8 @@ export async function verifySession(
 		}
 		const rebuilt = rebuild.finish(logBytes);
 		problems.push(...metadataProblems(stored, rebuilt));
-		markAcknowledged(problems, acknowledged);
-		const ok = problems.every((problem) => problem.kind === "opaque_record" || problem.acknowledged === true);
+		markAcknowledged(problems, acknowledged, acks);
+		const ok = verifyPasses(problems);
 		const report: VerifyReport = {
 			sessionId: paths.id,
 			ok,
@@ -185,17 +199,27 @@ function keyOf(line: { line?: number; byteOffset?: number }): string {
 
 /**
  * Marks what acknowledged damage explains: the damaged lines themselves, a seq gap whose every
- * damaged line in between is acknowledged, and a parent missing because it fell in such a gap.
+ * damaged line in between is acknowledged (or, in a copy of a repaired log, where the damaged line
+ * stayed behind, one a damage_ack record names: gapAcknowledged), and a parent missing because it
+ * fell in such a gap.
  */
-function markAcknowledged(problems: Problem[], acknowledged: ReadonlySet<string>): void {
+function markAcknowledged(
+	problems: Problem[],
+	acknowledged: ReadonlySet<string>,
+	acks: readonly DamageAckRecord[],
+): void {
 	const explained: Array<{ from: number; to: number }> = [];
 	for (const problem of problems) {
 		if (problem.kind === "corrupt_line" && acknowledged.has(keyOf(problem))) {
 			problem.acknowledged = true;
-		} else if (problem.kind === "seq_gap" && problem.between && problem.between.length > 0) {
-			if (problem.between.every((line) => acknowledged.has(keyOf(line)))) {
+		} else if (problem.kind === "seq_gap" && problem.between && problem.missing) {
+			const explainedHere =
+				problem.between.length > 0
+					? problem.between.every((line) => acknowledged.has(keyOf(line)))
+					: gapAcknowledged(problem.missing, acks);
+			if (explainedHere) {
 				problem.acknowledged = true;
-				if (problem.missing) explained.push(problem.missing);
+				explained.push(problem.missing);
 			}
 		}
 	}
@@ -284,7 +308,7 @@ function metadataProblems(stored: MetadataRead, rebuilt: SessionMetadata): Verif
 
 function clipValue(json: string | undefined): string {
 	if (json === undefined) return "unset";
-	return json.length > 120 ? `${json.slice(0, 120)}…` : json;
+	return truncateText(json, 121);
 }
 
 /** JSON with object keys sorted, so two equal values compare equal whatever order their keys were added in. */

@@ -10,6 +10,7 @@ import {
 	prepareBatch,
 	type RecordInput,
 	recordLine,
+	type SeqGap,
 	type SessionMetadata,
 	type SessionRecord,
 	type StoredRecord,
@@ -163,14 +164,14 @@ export class SessionWriter {
 
 	/**
 	 * Appends records exactly as given (a copy from another store): their seqs must continue the
-	 * log; they were validated where they come from.
+	 * log, but for `gaps` (acknowledged in the source); they were validated where they come from.
 	 */
-	async appendExact(records: readonly StoredRecord[]): Promise<AppendResult> {
+	async appendExact(records: readonly StoredRecord[], gaps?: readonly SeqGap[]): Promise<AppendResult> {
 		if (this.lock.isCompromised() || (this.lock.refreshOverdue() && !(await this.lock.confirm()))) {
 			throw leaseLost(this.paths.id);
 		}
 		if (this.grewBehindOurBack()) await this.refresh();
-		checkExactSeqs(this.paths.id, this.metadata.lastSeq, records);
+		checkExactSeqs(this.paths.id, this.metadata.lastSeq, records, gaps);
 		if (records.length === 0) return { records: [], metadata: cloneMetadata(this.metadata) };
 		return this.writeRecords(records as SessionRecord[]);
 	}

@@ -18,7 +18,7 @@ describe.skipIf(server === undefined)("PostgreSQL store", () => {
 	});
 
 	runStoreConformance("PgSessionStore", async () => {
-		await opened.pool.query("TRUNCATE agent_sessions, agent_records, agent_leases");
+		await opened.pool.query("TRUNCATE agent_sessions, agent_records, agent_leases, agent_accepted_turns");
 		const store = new PgSessionStore(opened.pool, false);
 		return {
 			store,

@@ -60,6 +60,15 @@ export function invalidArgument(message: string): AgentSessionError {
 export function storageFailure(what: string, cause: unknown): AgentSessionError {
 	if (cause instanceof AgentSessionError) return cause;
 	const reason = cause instanceof Error ? cause.message : String(cause);
+	if (isDataError(cause)) {
+		// The store's own checks (@agent/session-format's text rules and limits) refuse what PostgreSQL
+		// cannot hold before any statement; this is the fallback, and it is the data, not the database.
+		return new AgentSessionError(
+			"INVALID_ARGUMENT",
+			`${PREFIX} ${what} failed: PostgreSQL cannot hold a value it was given (${reason}); nothing was written. Change that value (no U+0000 in names, no lone surrogates, names and keys within their limits) and retry`,
+			{ cause },
+		);
+	}
 	const error = new AgentSessionError(
 		"STORAGE_FAILURE",
 		`${PREFIX} ${what} failed (${reason}); nothing more was written. Check that PostgreSQL is reachable and retry`,
@@ -87,6 +96,12 @@ export function sqlState(error: unknown): string | undefined {
 	return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
 		? error.code
 		: undefined;
+}
+
+/** The statement's data was wrong (SQLSTATE class 22, or 54000: e.g. an index entry too large), not the database. */
+export function isDataError(error: unknown): boolean {
+	const state = sqlState(error) ?? "";
+	return /^22[0-9A-Z]{3}$/.test(state) || state === "54000";
 }
 
 /** lock_timeout ran out (55P03 lock_not_available). */

@@ -15,6 +15,11 @@ export interface RelayedEvents<E> {
 	subscribe(listener: (event: E) => void): () => void;
 	/** Hands an event from another instance to this one's listeners (WebSocket clients). */
 	emit(event: E): void;
+	/**
+	 * Optional: one event that says what `earlier` and then `later` say (e.g. two streamed pieces of
+	 * one reply), or undefined when they cannot be one. Events waiting for the same NOTIFY are merged.
+	 */
+	merge?(earlier: E, later: E): E | undefined;
 }
 
 export interface EventRelay {
@@ -29,7 +34,10 @@ export interface EventRelay {
  * sees a session's events whichever instance runs its turn. A dedicated connection listens; if it
  * drops (database restart), it reconnects, and events published meanwhile are lost (clients
  * re-read records on reconnect, as they do after any gap). Events are delivered in the order each
- * instance published them.
+ * instance published them. Events are sent in batches: all those that happened while the previous
+ * NOTIFY was in flight go in the next (as many as its 8000 bytes hold). One NOTIFY per event (a
+ * turn's streamed deltas each one) made the relay, not the store, what two instances spent most of
+ * a turn on.
  */
 export async function startEventRelay<E>(url: string, events: RelayedEvents<E>): Promise<EventRelay> {
 	const instance = randomUUID();
@@ -39,39 +47,46 @@ export async function startEventRelay<E>(url: string, events: RelayedEvents<E>):
 	let relaying = false;
 	let closed = false;
 	let sending: Promise<void> = Promise.resolve();
+	const pending: E[] = [];
+	let scheduled = false;
+	// Messages are handled one at a time, in the order they came: a referenced one waits for its row.
+	let delivering: Promise<void> = Promise.resolve();
 
 	const deliver = async (text: string) => {
-		let message: { origin: string; event?: E; ref?: string };
+		let message: { origin: string; event?: E; events?: E[]; ref?: string };
 		try {
 			message = JSON.parse(text) as typeof message;
 		} catch {
 			return;
 		}
 		if (message.origin === instance) return;
-		let event = message.event;
-		if (event === undefined && message.ref !== undefined) {
+		let batch = message.events ?? (message.event === undefined ? undefined : [message.event]);
+		if (batch === undefined && message.ref !== undefined) {
 			const { rows } = await publisher.query<{ body: string }>("SELECT body FROM agent_event_payloads WHERE id = $1", [
 				message.ref,
 			]);
-			if (rows[0]) event = JSON.parse(rows[0].body) as E;
+			const body = rows[0] ? (JSON.parse(rows[0].body) as E | E[]) : undefined;
+			batch = body === undefined ? undefined : Array.isArray(body) ? body : [body];
 		}
-		if (event === undefined) return;
+		if (batch === undefined) return;
 		relaying = true;
 		try {
-			events.emit(event);
+			for (const event of batch) events.emit(event);
 		} finally {
 			relaying = false;
 		}
 	};
-	const listener = await listenChannel(url, RELAY_CHANNEL, (payload) => void deliver(payload).catch(() => undefined));
+	const listener = await listenChannel(url, RELAY_CHANNEL, (payload) => {
+		delivering = delivering.then(() => deliver(payload)).catch(() => undefined);
+	});
 
-	const publish = async (event: E) => {
-		const body = JSON.stringify(event);
-		let payload = JSON.stringify({ origin: instance, event });
+	/** One NOTIFY: `batch` inline when it fits, else by reference to a row holding it. */
+	const publish = async (batch: E[]) => {
+		let payload = JSON.stringify({ origin: instance, events: batch });
 		if (Buffer.byteLength(payload) > MAX_INLINE_BYTES) {
 			const { rows } = await publisher.query<{ id: string }>(
 				"INSERT INTO agent_event_payloads (body) VALUES ($1) RETURNING id",
-				[body],
+				[JSON.stringify(batch)],
 			);
 			payload = JSON.stringify({ origin: instance, ref: rows[0]?.id });
 			await publisher.query(
@@ -80,10 +95,36 @@ export async function startEventRelay<E>(url: string, events: RelayedEvents<E>):
 		}
 		await publisher.query("SELECT pg_notify($1, $2)", [RELAY_CHANNEL, payload]);
 	};
+	/** Sends what is pending, in order, in as few NOTIFYs as fit: events that fit inline go together. */
+	const flush = async () => {
+		while (pending.length > 0) {
+			const batch: E[] = [];
+			let bytes = 0;
+			while (pending.length > 0) {
+				const size = Buffer.byteLength(JSON.stringify(pending[0]));
+				if (batch.length > 0 && bytes + size > MAX_INLINE_BYTES - 200) break;
+				batch.push(pending.shift() as E);
+				bytes += size + 1;
+			}
+			await publish(batch);
+		}
+	};
 	const unsubscribe = events.subscribe((event) => {
 		if (relaying || closed) return;
-		// One at a time, in order: the others see this instance's events in the order they happened.
-		sending = sending.then(() => publish(event)).catch(() => undefined);
+		// In order: the others see this instance's events in the order they happened. A flush already
+		// queued takes this event along; one that failed (the database away) leaves the rest for the next.
+		const last = pending[pending.length - 1];
+		const merged = last === undefined ? undefined : events.merge?.(last, event);
+		if (merged !== undefined) pending[pending.length - 1] = merged;
+		else pending.push(event);
+		if (scheduled) return;
+		scheduled = true;
+		sending = sending
+			.then(() => {
+				scheduled = false;
+				return flush();
+			})
+			.catch(() => undefined);
 	});
 
 	return {

@@ -1,4 +1,15 @@
-import type { AppendResult, LeaseHolder, RecordInput, SessionLease } from "@agent/session-format";
+import {
+	type AppendResult,
+	applyRecord,
+	cloneMetadata,
+	type LeaseHolder,
+	prepareBatch,
+	type RecordInput,
+	type SessionLease,
+	type SessionMetadata,
+	type SessionRecord,
+	serializeRecord,
+} from "@agent/session-format";
 import type { Pool, PoolClient } from "pg";
 import {
 	isLockTimeout,
@@ -9,9 +20,13 @@ import {
 	notFound,
 	storageFailure,
 } from "./errors.js";
-import { readHolder, recordHolder } from "./holder.js";
+import { lockAndRecordHolder, readHolder, recordHolder } from "./holder.js";
 import { LOCK_KEY_SQL } from "./rows.js";
-import { type WriteTx, withWriteTx } from "./write-tx.js";
+import { lineBytes, writeGuardedAppend } from "./session-rows.js";
+import { EVENTS_CHANNEL, type WriteTx, withWriteTx } from "./write-tx.js";
+
+/** The lock_timeout each lease connection was last set to: set again only when a wait differs. */
+const lockTimeouts = new WeakMap<PoolClient, number>();
 
 /**
  * A held single-writer lease: a session-level advisory lock held on a connection of its own.
@@ -26,8 +41,13 @@ export class PgLease implements SessionLease {
 	private released = false;
 	/** The connection died, and the lock with it. */
 	private lost = false;
+	/**
+	 * The session's metadata as of this lease's last write: nobody else writes the session while the
+	 * lease holds its lock, so an append needs no read first (see append). Undefined: read it.
+	 */
+	private known: SessionMetadata | undefined;
 	private queue: Promise<unknown> = Promise.resolve();
-	/** Marks the lease lost when its connection fails; removed when the connection goes back to the pool. */
+	/** Marks the lease lost when its connection fails; removed on release (the connection goes back to the pool). */
 	private readonly onConnectionError = () => {
 		this.lost = true;
 	};
@@ -51,61 +71,125 @@ export class PgLease implements SessionLease {
 		const client = await connectWithin(leases, id, waitMs);
 		let locked_ = false;
 		try {
-			const exists = await client.query("SELECT 1 FROM agent_sessions WHERE id = $1", [id]);
-			if (exists.rowCount === 0) throw notFound(id);
+			let holder: LeaseHolder;
+			let known: SessionMetadata | undefined;
 			if (waitMs <= 0) {
+				const exists = await client.query("SELECT 1 FROM agent_sessions WHERE id = $1", [id]);
+				if (exists.rowCount === 0) throw notFound(id);
 				const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${LOCK_KEY_SQL}) AS ok`, [
 					id,
 				]);
 				if (!rows[0]?.ok) throw locked(id, await readHolder(pool, id), 0);
+				locked_ = true;
+				holder = await recordHolder(client, id);
 			} else {
-				await client.query(`SET lock_timeout = ${Math.ceil(waitMs)}`);
-				try {
-					await client.query(`SELECT pg_advisory_lock(${LOCK_KEY_SQL})`, [id]);
-				} finally {
-					await client.query("SET lock_timeout = 0");
+				// The wait is bounded by lock_timeout, left set on this lease connection (only leases use them).
+				const timeout = Math.ceil(waitMs);
+				if (lockTimeouts.get(client) !== timeout) {
+					await client.query(`SET lock_timeout = ${timeout}`);
+					lockTimeouts.set(client, timeout);
 				}
+				const taken = await lockAndRecordHolder(client, id);
+				if (taken === undefined) throw notFound(id);
+				locked_ = true;
+				holder = taken.holder;
+				known = taken.metadata ?? undefined;
 			}
-			locked_ = true;
-			const holder = await recordHolder(client, id);
 			const lease = new PgLease(id, holder, client, pool, now);
+			lease.known = known;
 			client.on("error", lease.onConnectionError);
 			return lease;
 		} catch (error) {
-			if (locked_) await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, [id]).catch(() => undefined);
+			// A session-level lock outlives the statement that failed after taking it: give it back
+			// unless the wait for it timed out (then it was never taken).
+			if (locked_ || !isLockTimeout(error)) {
+				await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, [id]).catch(() => undefined);
+			}
 			client.release();
 			if (isLockTimeout(error)) throw locked(id, await readHolder(pool, id), Date.now() - started);
 			throw storageFailure(`taking the lease of session ${id}`, error);
 		}
 	}
 
+	/**
+	 * Appends through the lease: as one guarded statement from the metadata the lease knows (one
+	 * round trip, committed on its own), or, when it knows none, when the batch holds a compaction
+	 * (checked against the path), or when the session changed after all, in a write transaction.
+	 */
 	append(records: readonly RecordInput[]): Promise<AppendResult> {
-		return this.run((tx) => tx.append(records));
+		return this.serially(async () => {
+			const known = this.known;
+			if (known !== undefined && !records.some((record) => record?.recordType === "compaction")) {
+				const fast = await this.guarded(() => this.appendKnown(known, records));
+				if (fast) return fast;
+			}
+			return this.transaction((tx) => tx.append(records));
+		});
+	}
+
+	/** The guarded single-statement append (see append); undefined when the session changed meanwhile. */
+	private async appendKnown(known: SessionMetadata, inputs: readonly RecordInput[]): Promise<AppendResult | undefined> {
+		let records: SessionRecord[];
+		try {
+			records = prepareBatch(known, inputs, this.now().toISOString());
+		} catch {
+			// Judged against what may be stale (see lockAndRecordHolder): the transaction judges again.
+			return undefined;
+		}
+		if (records.length === 0) return { records, metadata: cloneMetadata(known) };
+		const lines = records.map(serializeRecord);
+		const next = cloneMetadata(known);
+		for (const record of records) applyRecord(next, record);
+		next.logBytes = known.logBytes + lineBytes(lines);
+		this.known = undefined;
+		if (!(await writeGuardedAppend(this.client, records, lines, next, EVENTS_CHANNEL, known.lastSeq))) return undefined;
+		this.known = next;
+		return { records, metadata: cloneMetadata(next) };
 	}
 
 	/** Runs one write transaction through the lease (one at a time, in call order). */
 	run<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
-		const next = this.queue.then(async () => {
+		return this.serially(() => this.transaction(work));
+	}
+
+	/** One write transaction; the lease knows the session's metadata after it. */
+	private transaction<T>(work: (tx: WriteTx) => Promise<T>): Promise<T> {
+		this.known = undefined;
+		return this.guarded(() =>
+			withWriteTx(this.client, this.pool, this.sessionId, { waitMs: 0, holding: true, now: this.now }, async (tx) => {
+				const result = await work(tx);
+				this.known = cloneMetadata(tx.current);
+				return result;
+			}),
+		);
+	}
+
+	/** `work`, after the calls before it, on a lease still held. */
+	private serially<T>(work: () => Promise<T>): Promise<T> {
+		const next = this.queue.then(() => {
 			if (this.released) throw leaseGone(this.sessionId, "was released");
 			if (this.lost) throw leaseConnectionLost(this.sessionId);
-			return withWriteTx(
-				this.client,
-				this.pool,
-				this.sessionId,
-				{ waitMs: 0, holding: true, now: this.now },
-				work,
-			).catch((error: unknown) => {
-				// A lost connection took the lock with it: nothing more goes through this lease.
-				if ((error as { code?: string }).code === "STORAGE_FAILURE" && (this.lost || !this.alive())) {
-					this.released = true;
-					this.giveBack(error as Error);
-					throw leaseConnectionLost(this.sessionId, error);
-				}
-				throw error;
-			});
+			return work();
 		});
 		this.queue = next.catch(() => undefined);
 		return next;
+	}
+
+	/** `work` on the lease's connection; a failure that lost the connection ends the lease (the lock went with it). */
+	private async guarded<T>(work: () => Promise<T>): Promise<T> {
+		try {
+			return await work();
+		} catch (error) {
+			this.known = undefined;
+			const failure = storageFailure(`writing to session ${this.sessionId}`, error);
+			if (failure.code === "STORAGE_FAILURE" && (this.lost || !this.alive())) {
+				this.released = true;
+				this.client.off("error", this.onConnectionError);
+				this.client.release(error as Error);
+				throw leaseConnectionLost(this.sessionId, error);
+			}
+			throw failure;
+		}
 	}
 
 	private alive(): boolean {
@@ -117,29 +201,23 @@ export class PgLease implements SessionLease {
 		await this.queue;
 		if (this.released) return;
 		this.released = true;
+		this.client.off("error", this.onConnectionError);
 		if (this.lost) {
-			this.giveBack(new Error("connection lost"));
+			this.client.release(new Error("connection lost"));
 			return;
 		}
 		try {
-			await this.client.query("DELETE FROM agent_leases WHERE session_id = $1 AND backend_pid = pg_backend_pid()", [
-				this.sessionId,
-			]);
-			await this.client.query(`SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`, [this.sessionId]);
-			this.giveBack();
+			await this.client.query({
+				name: "agent_lease_give_back",
+				text: `WITH holder AS (DELETE FROM agent_leases WHERE session_id = $1 AND backend_pid = pg_backend_pid())
+				 SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`,
+				values: [this.sessionId],
+			});
+			this.client.release();
 		} catch (error) {
 			// The connection is gone, and the lock with it.
-			this.giveBack(error as Error);
+			this.client.release(error as Error);
 		}
-	}
-
-	/**
-	 * Returns the connection to the pool (an error discards it). The pool's connections outlive
-	 * leases, so the lease's error listener goes with it: one left per lease would pile up.
-	 */
-	private giveBack(error?: Error): void {
-		this.client.removeListener("error", this.onConnectionError);
-		this.client.release(error);
 	}
 }
 

@@ -137,6 +137,38 @@ END
 $$;
 `,
 	},
+	{
+		version: 5,
+		name: "identity and cwd indexes by hash",
+		// A btree entry holds at most about 2,700 bytes: an identity key of 1,024 CJK characters (3
+		// bytes each in UTF-8; FIELD_LIMITS.id allows it) or a long working directory did not fit, and
+		// the insert failed. The indexes now hold the md5 of the value (list.ts and search.ts compare
+		// md5(column) = md5($n) AND column = $n, so the index finds the rows and equality decides).
+		sql: `
+DROP INDEX IF EXISTS agent_sessions_identity;
+DROP INDEX IF EXISTS agent_sessions_cwd;
+CREATE INDEX agent_sessions_identity ON agent_sessions (md5(identity_key), sort_ms DESC, id DESC) WHERE identity_key IS NOT NULL;
+CREATE INDEX agent_sessions_cwd ON agent_sessions (md5(cwd), sort_ms DESC, id DESC) WHERE cwd IS NOT NULL;
+`,
+	},
+	{
+		version: 6,
+		name: "accepted turns",
+		// The turn journal (accepted-turns.ts): a turn accepted (HTTP 202) and not yet recorded, with
+		// the backend of its instance's presence connection as owner (alive while pg_stat_activity
+		// shows that pid with that start time).
+		sql: `
+CREATE TABLE agent_accepted_turns (
+	session_id text COLLATE "C" NOT NULL REFERENCES agent_sessions (id) ON DELETE CASCADE,
+	turn_id text COLLATE "C" NOT NULL,
+	accepted_at timestamptz NOT NULL,
+	turn text NOT NULL,
+	owner_pid integer NOT NULL,
+	owner_start timestamptz NOT NULL,
+	PRIMARY KEY (session_id, turn_id)
+);
+`,
+	},
 ];
 
 /** Serializes migration across processes starting at once: a transaction-level advisory lock on this key. */

@@ -148,4 +148,36 @@ describe.skipIf(server === undefined)("PostgreSQL store: several instances over 
 			await one.close();
 		}
 	});
+
+	it("a lease appends in one statement each from what it knows; a session changed under it after all is noticed, never overwritten", async () => {
+		const { id } = await a.create();
+		await a.append(id, [user("one")]);
+		const lease = await a.lease(id);
+		await lease.append([user("two")]);
+		// What a writer that slipped in between the lease's read and its lock would leave: a record
+		// and a last_seq the lease does not know (written here behind the lock's back).
+		const line = JSON.stringify({
+			recordType: "message",
+			schemaVersion: 1,
+			seq: 3,
+			timestamp: "2025-01-01T00:00:00Z",
+			role: "user",
+			content: [{ type: "text", text: "three" }],
+		});
+		await a.pool.query("INSERT INTO agent_records (session_id, seq, record_type, line) VALUES ($1, 3, 'message', $2)", [
+			id,
+			line,
+		]);
+		await a.pool.query("UPDATE agent_sessions SET last_seq = 3, metadata = NULL WHERE id = $1", [id]);
+		const result = await lease.append([user("four")]);
+		expect(result.records.map((record) => record.seq)).toEqual([4]);
+		await lease.append([user("five")]);
+		await lease.release();
+		const texts = (await all(a, id)).map(
+			(record) => (record as { content?: Array<{ text?: string }> }).content?.[0]?.text,
+		);
+		expect(texts).toEqual(["one", "two", "three", "four", "five"]);
+		expect((await a.metadata(id)).lastSeq).toBe(5);
+		expect((await a.verify(id))[0]?.ok).toBe(true);
+	});
 });

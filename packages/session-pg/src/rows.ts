@@ -4,6 +4,7 @@ import {
 	type ReadOptions,
 	type RecordProblem,
 	type StoredRecord,
+	toWellFormed,
 } from "@agent/session-format";
 import type { Pool, PoolClient } from "pg";
 
@@ -102,12 +103,23 @@ export function rowType(record: StoredRecord): string {
 }
 
 /**
- * A value as text for a jsonb column. jsonb cannot hold U+0000 (a name or first message may),
- * so it becomes U+FFFD there: jsonb columns are caches of the records, whose lines (text
- * columns holding JSON, where U+0000 stays an escape) keep every character exactly.
+ * A value as text for a jsonb column. jsonb cannot hold U+0000 or a lone surrogate, in a string or
+ * a key, so they become U+FFFD there. The text rules (@agent/session-format text-rules.ts) keep
+ * both out of what metadata is made of; only a session copied from a log written before them can
+ * bring one (and portableRecord replaced it in its records the same way, so cache and records agree).
  */
 export function jsonbText(value: unknown): string {
-	return JSON.stringify(value, (_key, inner: unknown) =>
-		typeof inner === "string" && inner.includes("\u0000") ? inner.replaceAll("\u0000", "\uFFFD") : inner,
-	);
+	return JSON.stringify(value, (_key, inner: unknown) => {
+		if (typeof inner === "string") return columnText(inner);
+		if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return inner;
+		const keys = Object.keys(inner);
+		if (keys.every((key) => columnText(key) === key)) return inner;
+		return Object.fromEntries(keys.map((key) => [columnText(key), (inner as Record<string, unknown>)[key]]));
+	});
+}
+
+/** Text as a text or jsonb column can hold it: U+0000 and lone surrogates as U+FFFD. */
+export function columnText(text: string): string {
+	const wellFormed = toWellFormed(text);
+	return wellFormed.includes("\u0000") ? wellFormed.replaceAll("\u0000", "\uFFFD") : wellFormed;
 }

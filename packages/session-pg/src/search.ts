@@ -1,10 +1,5 @@
-import {
-	AgentSessionError,
-	type SearchHit,
-	type SearchOptions,
-	type TextMatcher,
-	textMatcher,
-} from "@agent/session-format";
+import type { SearchHit, SearchOptions, TextMatcher } from "@agent/session-format";
+import { hashedEquals } from "./list.js";
 import { type Db, decodeRow, type RecordRow } from "./rows.js";
 
 export const DEFAULT_SEARCH_LIMIT = 100;
@@ -40,37 +35,57 @@ interface SessionRow {
 }
 
 /**
- * Full-text search over the message rows, in the contract's order (sessions of newest activity
- * first, seq within a session). PostgreSQL picks the candidate rows (message rows whose content
- * holds the query's longest raw word, case-insensitively); the shared TextMatcher decides each hit
- * and words its snippet, exactly as the file store does. First it walks the newest sessions (a
- * common word is answered there); when a few steps do not reach the limit it asks the trigram
- * index (agent_records_message_search, where pg_trgm exists) for every candidate row and sorts
- * them. Damaged rows are skipped: verify reports them.
+ * The condition every matching message row's content meets, as the file store scans its raw
+ * lines (search.ts there): the query's words with whitespace or its JSON escapes between them
+ * (TextMatcher.rawPattern, here as a PostgreSQL regular expression, which the trigram index
+ * answers), else its longest ASCII word (rawWord, ILIKE), else none (every message row).
  */
-export async function searchRows(db: Db, query: string, options: SearchOptions): Promise<SearchHit[]> {
-	const matcher = textMatcher(query);
-	const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
-	if (!Number.isInteger(limit) || limit < 1) {
-		throw new AgentSessionError(
-			"INVALID_ARGUMENT",
-			`@agent/session-pg: search limit must be a whole number >= 1, got ${limit}`,
-		);
+export interface ContentFilter {
+	/** The SQL condition, with `$n` standing for the one parameter. */
+	sql: (param: string) => string;
+	value: string;
+}
+
+/** PostgreSQL's twin of text-search.ts's RAW_WHITESPACE: whitespace, a JSON escape, or any non-ASCII character. */
+const PG_RAW_WHITESPACE = "(?:[[:space:]]|\\\\[nrtfb]|\\\\u[0-9a-fA-F]{4}|[^\\x01-\\x7f])+";
+
+export function contentFilter(matcher: TextMatcher): ContentFilter | undefined {
+	if (matcher.rawWords) {
+		const pattern = matcher.rawWords
+			.map((word) => escapeRegex(JSON.stringify(word).slice(1, -1)))
+			.join(PG_RAW_WHITESPACE);
+		return { sql: (param) => `${MESSAGE_CONTENT_SQL} ~* ${param}`, value: pattern };
 	}
-	const word = matcher.rawWord.length > 0 ? `%${escapeLike(matcher.rawWord)}%` : undefined;
-	const search = { db, matcher, limit, word, options };
-	if (word === undefined) return (await bySessions(search, Number.POSITIVE_INFINITY)).hits;
-	const walked = await bySessions(search, WALK_STEPS_FIRST);
-	return walked.complete ? walked.hits : byCandidates(search);
+	if (matcher.rawWord.length > 0) {
+		return { sql: (param) => `${MESSAGE_CONTENT_SQL} ILIKE ${param}`, value: `%${escapeLike(matcher.rawWord)}%` };
+	}
+	return undefined;
 }
 
 interface Search {
 	db: Db;
 	matcher: TextMatcher;
 	limit: number;
-	/** The ILIKE pattern of the longest raw word; undefined when the query has none (every message is a candidate). */
-	word: string | undefined;
+	filter: ContentFilter | undefined;
 	options: SearchOptions;
+}
+
+/**
+ * Full-text search over the message rows, in the contract's order (sessions of newest activity
+ * first, seq within a session), on one connection (`db`, in a transaction: store.ts bounds it with
+ * statement_timeout and cancels it when the caller's signal aborts). PostgreSQL picks the
+ * candidate rows (contentFilter); the shared TextMatcher decides each hit and words its snippet,
+ * exactly as the file store does. First it walks the newest sessions (a common word is answered
+ * there); when a few steps do not reach the limit it asks the trigram index
+ * (agent_records_message_search, where pg_trgm exists) for every candidate row, sorted once
+ * and read through a cursor. Damaged rows are skipped: verify reports them.
+ */
+export async function searchRows(db: Db, matcher: TextMatcher, options: SearchOptions): Promise<SearchHit[]> {
+	const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+	const search = { db, matcher, limit, filter: contentFilter(matcher), options };
+	if (search.filter === undefined) return (await bySessions(search, Number.POSITIVE_INFINITY)).hits;
+	const walked = await bySessions(search, WALK_STEPS_FIRST);
+	return walked.complete ? walked.hits : byCandidates(search);
 }
 
 /** The sessions' filters of the search options, as SQL conditions on agent_sessions `s`, adding their values to `params`. */
@@ -80,24 +95,37 @@ function sessionFilters(options: SearchOptions, params: unknown[]): string[] {
 	if (archived !== true) where.push(archived === "only" ? "s.archived" : "NOT s.archived");
 	if (options.cwd !== undefined) {
 		params.push(options.cwd);
-		where.push(`s.cwd = $${params.length}`);
+		where.push(hashedEquals("s.cwd", `$${params.length}`));
 	}
 	return where;
 }
 
-/** A rarer word: every candidate row the index finds, joined to its session and sorted, a page at a time. */
-async function byCandidates({ db, matcher, limit, word, options }: Search): Promise<SearchHit[]> {
-	const params: unknown[] = [word];
-	const where = ["r.record_type = 'message'", `${MESSAGE_CONTENT_SQL} ILIKE $1`, ...sessionFilters(options, params)];
-	const sql = `SELECT r.session_id, r.seq, r.line, s.name FROM agent_records r JOIN agent_sessions s ON s.id = r.session_id
-		WHERE ${where.join(" AND ")} ORDER BY s.sort_ms DESC, s.id DESC, r.seq ASC LIMIT ${PAGE_ROWS} OFFSET $${params.length + 1}`;
+/**
+ * A rarer word: every candidate row the index finds, joined to its session and sorted in one
+ * pass, read a page at a time through a cursor until the limit is reached. (Paging with LIMIT and
+ * OFFSET sorted every candidate again for each page: 34 to 48 s for a two-word query over 40,000
+ * rows that each held one of the words.)
+ */
+async function byCandidates({ db, matcher, limit, filter, options }: Search): Promise<SearchHit[]> {
+	const params: unknown[] = [filter?.value];
+	const where = [
+		"r.record_type = 'message'",
+		...(filter ? [filter.sql("$1")] : []),
+		...sessionFilters(options, params),
+	];
+	await db.query(
+		`DECLARE agent_search NO SCROLL CURSOR FOR
+		 SELECT r.session_id, r.seq, r.line, s.name FROM agent_records r JOIN agent_sessions s ON s.id = r.session_id
+		 WHERE ${where.join(" AND ")} ORDER BY s.sort_ms DESC, s.id DESC, r.seq ASC`,
+		params,
+	);
 	const hits: SearchHit[] = [];
-	for (let offset = 0; hits.length < limit; offset += PAGE_ROWS) {
+	for (;;) {
 		options.signal?.throwIfAborted();
-		const { rows } = await db.query<SearchRow>(sql, [...params, offset]);
-		if (collect(hits, rows, matcher, limit)) break;
-		if (rows.length < PAGE_ROWS) break;
+		const { rows } = await db.query<SearchRow>(`FETCH ${PAGE_ROWS} FROM agent_search`);
+		if (collect(hits, rows, matcher, limit) || rows.length < PAGE_ROWS) break;
 	}
+	await db.query("CLOSE agent_search");
 	return hits;
 }
 
@@ -108,7 +136,7 @@ async function byCandidates({ db, matcher, limit, word, options }: Search): Prom
  * limit reached, or every session walked).
  */
 async function bySessions(
-	{ db, matcher, limit, word, options }: Search,
+	{ db, matcher, limit, filter, options }: Search,
 	maxSteps: number,
 ): Promise<{ hits: SearchHit[]; complete: boolean }> {
 	const hits: SearchHit[] = [];
@@ -127,16 +155,16 @@ async function bySessions(
 			params,
 		);
 		if (sessions.length === 0) return { hits, complete: true };
-		const isLarge = (session: SessionRow) => word !== undefined && session.last_seq > LARGE_SESSION_RECORDS;
+		const isLarge = (session: SessionRow) => filter !== undefined && session.last_seq > LARGE_SESSION_RECORDS;
 		const bySession = await smallSessionRows(
 			db,
 			sessions.filter((session) => !isLarge(session)).map((session) => session.id),
-			word,
+			filter,
 		);
 		for (const session of sessions) {
 			const pages =
-				word !== undefined && isLarge(session)
-					? largeSessionRows(db, session.id, word)
+				filter !== undefined && isLarge(session)
+					? largeSessionRows(db, session.id, filter)
 					: [bySession.get(session.id) ?? []];
 			for await (const rows of pages) {
 				const named = rows.map((row) => ({ ...row, session_id: session.id, name: session.name }));
@@ -150,24 +178,24 @@ async function bySessions(
 }
 
 /**
- * The message rows holding the word (all message rows without one) of a step's sessions of up to
- * LARGE_SESSION_RECORDS records, by session: read together by primary key with the word checked on
- * each row. OFFSET 0 keeps PostgreSQL from answering the word with the trigram index instead,
- * which for a common word reads every row that holds it (1 s over 100,000 sessions) to keep the
- * step's few.
+ * The candidate message rows (all message rows without a filter) of a step's sessions of up to
+ * LARGE_SESSION_RECORDS records, by session: read together by primary key with the filter checked
+ * on each row. OFFSET 0 keeps PostgreSQL from answering the filter with the trigram index
+ * instead, which for a common word reads every row that holds it (1 s over 100,000 sessions) to
+ * keep the step's few.
  */
 async function smallSessionRows(
 	db: Db,
 	ids: readonly string[],
-	word: string | undefined,
+	filter: ContentFilter | undefined,
 ): Promise<Map<string, RecordRow[]>> {
 	const bySession = new Map<string, RecordRow[]>();
 	if (ids.length === 0) return bySession;
 	const { rows } = await db.query<RecordRow & { session_id: string }>(
 		`SELECT session_id, seq, line FROM (SELECT session_id, seq, line FROM agent_records
 		 WHERE session_id = ANY($1) AND record_type = 'message' OFFSET 0) step
-		 ${word !== undefined ? `WHERE ${MESSAGE_CONTENT_SQL} ILIKE $2` : ""}`,
-		word !== undefined ? [ids, word] : [ids],
+		 ${filter !== undefined ? `WHERE ${filter.sql("$2")}` : ""}`,
+		filter !== undefined ? [ids, filter.value] : [ids],
 	);
 	for (const row of rows) {
 		const found = bySession.get(row.session_id);
@@ -179,17 +207,16 @@ async function smallSessionRows(
 }
 
 /**
- * A large session's message rows holding the word, in seq order, a page at a time; reading it
- * whole would cost its size (1.7 s for 100 MB) whenever the word is rare in it. The index
- * (session_id, content) first says whether the session holds more than a page of them: if not,
- * they are those the index finds; if so, the word is common there, and a read by primary key
- * finds a page of them early.
+ * A large session's candidate rows, in seq order, a page at a time; reading it whole would cost
+ * its size (1.7 s for 100 MB) whenever the word is rare in it. The index (session_id, content)
+ * first says whether the session holds more than a page of them: if not, they are those the index
+ * finds; if so, the word is common there, and a read by primary key finds a page of them early.
  */
-async function* largeSessionRows(db: Db, id: string, word: string): AsyncGenerator<RecordRow[]> {
+async function* largeSessionRows(db: Db, id: string, filter: ContentFilter): AsyncGenerator<RecordRow[]> {
 	const { rows: few } = await db.query<RecordRow>(
 		`SELECT seq, line FROM agent_records WHERE session_id = $1 AND record_type = 'message'
-		 AND ${MESSAGE_CONTENT_SQL} ILIKE $2 LIMIT ${PAGE_ROWS + 1}`,
-		[id, word],
+		 AND ${filter.sql("$2")} LIMIT ${PAGE_ROWS + 1}`,
+		[id, filter.value],
 	);
 	if (few.length <= PAGE_ROWS) {
 		yield few.sort((a, b) => a.seq - b.seq);
@@ -198,8 +225,8 @@ async function* largeSessionRows(db: Db, id: string, word: string): AsyncGenerat
 	for (let after = 0; ; ) {
 		const { rows } = await db.query<RecordRow>(
 			`SELECT seq, line FROM (SELECT seq, line FROM agent_records WHERE session_id = $1 AND record_type = 'message'
-			 AND seq > $3 ORDER BY seq OFFSET 0) session WHERE ${MESSAGE_CONTENT_SQL} ILIKE $2 LIMIT ${PAGE_ROWS}`,
-			[id, word, after],
+			 AND seq > $3 ORDER BY seq OFFSET 0) session WHERE ${filter.sql("$2")} LIMIT ${PAGE_ROWS}`,
+			[id, filter.value, after],
 		);
 		yield rows;
 		if (rows.length < PAGE_ROWS) return;
@@ -221,4 +248,9 @@ function collect(hits: SearchHit[], rows: readonly SearchRow[], matcher: TextMat
 /** The word as a LIKE pattern's literal text: its own wildcards and the escape character escaped. */
 function escapeLike(word: string): string {
 	return word.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Printable ASCII as a literal of PostgreSQL's regular expressions: every character but letters and digits escaped. */
+function escapeRegex(text: string): string {
+	return text.replace(/[^A-Za-z0-9]/g, (c) => `\\${c}`);
 }

@@ -7,7 +7,7 @@ import {
 	type StoredRecord,
 } from "@agent/session-format";
 import { notFound, PREFIX } from "./errors.js";
-import { type Db, decodeRow, jsonbText, rowsForward, rowType } from "./rows.js";
+import { columnText, type Db, decodeRow, jsonbText, rowsForward, rowType } from "./rows.js";
 
 interface SessionRow {
 	created: SessionMetadata;
@@ -54,10 +54,14 @@ function metadataValues(metadata: SessionMetadata): unknown[] {
 		listingTime(metadata),
 		metadata.archivedAt !== undefined,
 		metadata.source,
-		metadata.identityKey ?? null,
-		metadata.cwd ?? null,
-		metadata.name ?? null,
+		nullableColumn(metadata.identityKey),
+		nullableColumn(metadata.cwd),
+		nullableColumn(metadata.name),
 	];
+}
+
+function nullableColumn(text: string | undefined): string | null {
+	return text === undefined ? null : columnText(text);
 }
 
 const SET_METADATA =
@@ -93,22 +97,51 @@ export async function writeAppend(
 	);
 }
 
+/**
+ * writeAppend for a lease holder that knows the session's last seq (the lease's metadata: nobody
+ * else writes while it holds the lock): one statement, committed on its own (one round trip
+ * instead of four), written only if the session's last_seq is still `lastSeq`. False when it was
+ * not (nothing written): the caller reads the session again and appends in a transaction.
+ */
+export async function writeGuardedAppend(
+	db: Db,
+	records: readonly StoredRecord[],
+	lines: readonly string[],
+	metadata: SessionMetadata,
+	channel: string,
+	lastSeq: number,
+): Promise<boolean> {
+	// A prepared statement (named): parsed and planned once per connection, as every turn runs it.
+	const { rowCount } = await db.query({
+		name: "agent_guarded_append",
+		text: `WITH current AS (
+			SELECT 1 FROM agent_sessions WHERE id = $1 AND last_seq = $15
+		), inserted AS (
+			INSERT INTO agent_records (session_id, seq, record_type, line)
+			SELECT $1, * FROM unnest($10::integer[], $11::text[], $12::text[]) WHERE EXISTS (SELECT 1 FROM current)
+		), updated AS (
+			UPDATE agent_sessions SET ${SET_METADATA} WHERE id = $1 AND last_seq = $15 RETURNING 1
+		)
+		SELECT pg_notify($13, $14) FROM updated`,
+		values: [
+			...metadataValues(metadata),
+			records.map((record) => record.seq),
+			records.map(rowType),
+			lines,
+			channel,
+			JSON.stringify({ id: metadata.id, lastSeq: metadata.lastSeq }),
+			lastSeq,
+		],
+	});
+	return rowCount === 1;
+}
+
 export async function saveMetadata(db: Db, metadata: SessionMetadata, onlyIfStaleAt?: number): Promise<void> {
-	const values = [
-		metadata.id,
-		jsonbText(metadata),
-		metadata.lastSeq,
-		listingTime(metadata),
-		metadata.archivedAt !== undefined,
-		metadata.source,
-		metadata.identityKey ?? null,
-		metadata.cwd ?? null,
-		metadata.name ?? null,
-	];
+	const values = metadataValues(metadata);
 	// A rebuild by a reader writes only over a still-missing cache of the same log (a writer may have been faster).
 	const guard = onlyIfStaleAt === undefined ? "" : " AND metadata IS NULL AND last_seq = $10";
 	await db.query(
-		`UPDATE agent_sessions SET metadata = $2, last_seq = $3, sort_ms = $4, archived = $5, source = $6, identity_key = $7, cwd = $8, name = $9 WHERE id = $1${guard}`,
+		`UPDATE agent_sessions SET ${SET_METADATA} WHERE id = $1${guard}`,
 		onlyIfStaleAt === undefined ? values : [...values, onlyIfStaleAt],
 	);
 }

@@ -1,16 +1,22 @@
 import {
+	type AcceptedTurn,
 	type AppendOptions,
 	type AppendResult,
 	assertSessionId,
 	type CreateSessionOptions,
 	checkCreateOptions,
+	checkIdentityKey,
+	checkLabel,
+	checkListOptions,
 	checkName,
+	checkSearchArgs,
 	checkSeconds,
 	cloneMetadata,
 	contextOf,
 	DeferredSessions,
 	type ForkOptions,
 	isSideRecord,
+	type JournaledTurn,
 	type ListOptions,
 	type ListPage,
 	newMetadata,
@@ -23,6 +29,7 @@ import {
 	type RecordInput,
 	type SearchHit,
 	type SearchOptions,
+	type SeqGap,
 	type SessionImportTarget,
 	type SessionLease,
 	type SessionMetadata,
@@ -30,10 +37,14 @@ import {
 	type StoreChange,
 	type StoredRecord,
 	type StoreWatcher,
+	textMatcher,
 	type VerifyReport,
+	verifyPasses,
 } from "@agent/session-format";
 import pg from "pg";
+import { TurnJournal } from "./accepted-turns.js";
 import { watchAppends } from "./append-watch.js";
+import { boundedRead } from "./bounded-read.js";
 import { invalidArgument, storageFailure } from "./errors.js";
 import { forkSession } from "./fork.js";
 import { PgLease } from "./lease.js";
@@ -65,6 +76,11 @@ export interface PgStoreOptions {
 	maxLeases?: number;
 	/** How long a writer waits for another's lease by default, in ms (default 10 000). */
 	waitMs?: number;
+	/**
+	 * How long one statement of a search may run, in ms (default 15 000): PostgreSQL stops it
+	 * (statement_timeout) and the search fails with a temporary STORAGE_FAILURE (HTTP 503).
+	 */
+	searchTimeoutMs?: number;
 	/** Clock (tests). */
 	now?: () => Date;
 }
@@ -77,7 +93,9 @@ export interface PgStoreOptions {
  */
 export class PgSessionStore implements SessionStore, SessionImportTarget {
 	private readonly deferred = new DeferredSessions();
+	private readonly journal: TurnJournal;
 	private readonly waitMs: number;
+	private readonly searchTimeoutMs: number;
 	private readonly now: () => Date;
 
 	constructor(
@@ -87,7 +105,9 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 		/** Where leases take their connections (see PgLease.acquire); the store ends it on close. */
 		private readonly leasePool: pg.Pool = newPool({ ...pool.options, max: options.maxLeases ?? DEFAULT_MAX_LEASES }),
 	) {
+		this.journal = new TurnJournal(pool);
 		this.waitMs = options.waitMs ?? 10_000;
+		this.searchTimeoutMs = options.searchTimeoutMs ?? 15_000;
 		this.now = options.now ?? (() => new Date());
 	}
 
@@ -208,6 +228,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async list(options: ListOptions = {}): Promise<ListPage> {
+		checkListOptions(options);
 		return this.db("listing sessions", (db) => listPage(db, options));
 	}
 
@@ -219,7 +240,10 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
-		return this.db("searching sessions", (db) => searchRows(db, query, options));
+		checkSearchArgs(query, options);
+		const matcher = textMatcher(query);
+		const bounds = { timeoutMs: this.searchTimeoutMs, signal: options.signal };
+		return boundedRead(this.pool, "searching message text", bounds, (client) => searchRows(client, matcher, options));
 	}
 
 	async lease(id: string, options: { waitMs?: number; signal?: AbortSignal } = {}): Promise<SessionLease> {
@@ -263,7 +287,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async label(id: string, targetSeq: number, label: string): Promise<SessionMetadata> {
-		if (typeof label !== "string") throw invalidArgument(`a label must be a string, got ${typeof label}`);
+		checkLabel(label);
 		await this.materialized(id);
 		const result = await this.write(id, undefined, async (tx) => {
 			const lastSeq = tx.current.lastSeq;
@@ -307,9 +331,13 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	/** SessionImportTarget: records exactly as given, in one transaction under the lock; their seqs continue the log. */
-	async appendExact(id: string, records: readonly StoredRecord[]): Promise<void> {
+	async appendExact(
+		id: string,
+		records: readonly StoredRecord[],
+		options: { gaps?: readonly SeqGap[] } = {},
+	): Promise<void> {
 		await this.materialized(id);
-		await this.write(id, undefined, (tx) => tx.appendExact(records));
+		await this.write(id, undefined, (tx) => tx.appendExact(records, options.gaps));
 	}
 
 	/** Deletes the session and its records in one transaction under its lock: readers see it whole or not at all. */
@@ -323,10 +351,21 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 	}
 
 	async findByIdentity(identityKey: string): Promise<SessionMetadata | undefined> {
-		if (typeof identityKey !== "string" || identityKey.length === 0) {
-			throw invalidArgument("findByIdentity needs a non-empty identity key");
-		}
+		checkIdentityKey(identityKey);
 		return (await this.list({ identityKey, limit: 1 })).sessions[0];
+	}
+
+	/** The turn journal (accepted-turns.ts); a deferred session, which keeps nothing before its first reply, notes nothing. */
+	async noteAcceptedTurn(id: string, turn: AcceptedTurn): Promise<void> {
+		if (!this.deferred.has(id)) await this.journal.note(id, turn);
+	}
+
+	acceptedTurns(id: string): Promise<JournaledTurn[]> {
+		return this.journal.list(id);
+	}
+
+	forgetAcceptedTurn(id: string, turnId: string): Promise<void> {
+		return this.journal.forget(id, turnId);
 	}
 
 	async verify(id?: string): Promise<VerifyReport[]> {
@@ -352,7 +391,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 			await tx.replaceMetadata(outcome.rebuilt);
 			const report: VerifyReport = { ...outcome.report, repaired: true };
 			report.problems = report.problems.filter((problem) => !problem.kind.startsWith("metadata_"));
-			report.ok = report.problems.every((problem) => problem.kind === "opaque_record");
+			report.ok = verifyPasses(report.problems);
 			return report;
 		});
 	}
@@ -390,6 +429,7 @@ export class PgSessionStore implements SessionStore, SessionImportTarget {
 
 	/** Ends the store's pool (when it made it). */
 	async close(): Promise<void> {
+		await this.journal.close();
 		await this.leasePool.end();
 		if (this.ownsPool) await this.pool.end();
 	}

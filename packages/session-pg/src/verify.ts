@@ -1,9 +1,13 @@
 import {
+	type DamageAckRecord,
+	gapAcknowledged,
 	parentSeqOf,
 	parseRecordLine,
 	type SessionMetadata,
+	unportableTextProblem,
 	type VerifyProblem,
 	type VerifyReport,
+	verifyPasses,
 } from "@agent/session-format";
 import { notFound } from "./errors.js";
 import { type Db, rowsForward } from "./rows.js";
@@ -26,7 +30,10 @@ function stableJson(value: unknown): string | undefined {
 /**
  * Reads every record of the session once, in seq order, and reports what is wrong: rows that do
  * not parse, opaque records, seq gaps, dangling parents, a compaction whose firstKeptSeq is not on
- * its path, and a metadata cache that drifted from the records. Memory: one parent link per record.
+ * its path, and a metadata cache that drifted from the records; and, without failing, text
+ * another store cannot keep as is. A seq gap a damage_ack record explains (a copy of a repaired
+ * log: gapAcknowledged) is marked acknowledged, and so are parents missing in it. Memory: one
+ * parent link per record.
  */
 export async function verifySession(db: Db, id: string): Promise<PgVerifyOutcome> {
 	const { rows } = await db.query<{ created: SessionMetadata; metadata: SessionMetadata | null }>(
@@ -37,6 +44,9 @@ export async function verifySession(db: Db, id: string): Promise<PgVerifyOutcome
 	if (!row) throw notFound(id);
 	const problems: VerifyProblem[] = [];
 	const parents = new Map<number, number | null>();
+	const gaps: Array<{ from: number; to: number; problem: VerifyProblem }> = [];
+	const dangling: Array<{ parent: number; problem: VerifyProblem }> = [];
+	const acks: DamageAckRecord[] = [];
 	let previous = 0;
 	let records = 0;
 	let bytes = 0;
@@ -45,7 +55,9 @@ export async function verifySession(db: Db, id: string): Promise<PgVerifyOutcome
 			bytes += Buffer.byteLength(line) + 1;
 			const at = { line: seq, byteOffset: 0, seq };
 			if (seq !== previous + 1) {
-				problems.push({ kind: "seq_gap", ...at, message: `seq ${seq} follows seq ${previous}` });
+				const problem: VerifyProblem = { kind: "seq_gap", ...at, message: `seq ${seq} follows seq ${previous}` };
+				problems.push(problem);
+				gaps.push({ from: previous + 1, to: seq - 1, problem });
 			}
 			previous = seq;
 			const parsed = parseRecordLine(line);
@@ -56,13 +68,18 @@ export async function verifySession(db: Db, id: string): Promise<PgVerifyOutcome
 			records++;
 			const record = parsed.record;
 			if (record.recordType === "opaque") problems.push({ kind: "opaque_record", ...at, message: record.reason });
+			const unportable = unportableTextProblem(record, at);
+			if (unportable) problems.push(unportable);
+			if (record.recordType === "damage_ack") acks.push(record);
 			const parent = parentSeqOf(record);
 			if (parent !== null && !parents.has(parent)) {
-				problems.push({
+				const problem: VerifyProblem = {
 					kind: "dangling_parent",
 					...at,
 					message: `seq ${seq} names parent ${parent}, which is not a record before it`,
-				});
+				};
+				problems.push(problem);
+				dangling.push({ parent, problem });
 			}
 			parents.set(seq, parent);
 			if (record.recordType === "compaction" && record.firstKeptSeq !== seq) {
@@ -78,6 +95,13 @@ export async function verifySession(db: Db, id: string): Promise<PgVerifyOutcome
 			}
 		}
 	}
+	for (const gap of gaps) {
+		if (!gapAcknowledged(gap, acks)) continue;
+		gap.problem.acknowledged = true;
+		for (const missing of dangling) {
+			if (missing.parent >= gap.from && missing.parent <= gap.to) missing.problem.acknowledged = true;
+		}
+	}
 	const rebuilt = await rebuildMetadata(db, id, row.created);
 	if (row.metadata === null) {
 		problems.push({
@@ -90,6 +114,6 @@ export async function verifySession(db: Db, id: string): Promise<PgVerifyOutcome
 			message: "the metadata cache differs from the records; repair rewrites it",
 		});
 	}
-	const ok = problems.every((problem) => problem.kind === "opaque_record");
+	const ok = verifyPasses(problems);
 	return { report: { sessionId: id, ok, problems, records, bytes }, rebuilt };
 }

@@ -5,8 +5,10 @@ import {
 	checkCompactions,
 	checkExactSeqs,
 	cloneMetadata,
+	portableRecord,
 	prepareBatch,
 	type RecordInput,
+	type SeqGap,
 	type SessionMetadata,
 	type StoredRecord,
 	serializeRecord,
@@ -27,8 +29,8 @@ export interface WriteTx {
 	/** The session's metadata as of this transaction (seqs are assigned from it). */
 	readonly current: SessionMetadata;
 	append(inputs: readonly RecordInput[]): Promise<AppendResult>;
-	/** Appends records exactly as given (a copy from another store): their seqs continue the log. */
-	appendExact(records: readonly StoredRecord[]): Promise<void>;
+	/** Appends records exactly as given (a copy from another store): their seqs continue the log, but for `gaps`. */
+	appendExact(records: readonly StoredRecord[], gaps?: readonly SeqGap[]): Promise<void>;
 	findRecord(seq: number): Promise<StoredRecord | undefined>;
 	replaceMetadata(metadata: SessionMetadata): Promise<void>;
 }
@@ -89,9 +91,10 @@ export async function withWriteTx<T>(
 				await checkCompactions(records, (walk) => readPath(client, id, walk));
 				return write(records);
 			},
-			appendExact: async (records) => {
-				checkExactSeqs(id, metadata.lastSeq, records);
-				if (records.length > 0) await write([...records]);
+			appendExact: async (records, gaps) => {
+				checkExactSeqs(id, metadata.lastSeq, records, gaps);
+				// A record of a log written before the text rules is stored as PostgreSQL can hold it.
+				if (records.length > 0) await write(records.map(portableRecord));
 			},
 			findRecord: (seq) => findRecord(client, id, seq),
 			replaceMetadata: async (rebuilt) => {

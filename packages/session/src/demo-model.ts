@@ -1,3 +1,4 @@
+import { headOf, truncateText } from "@agent/session-format/reading";
 import {
 	type AssistantMessage,
 	type Context,
@@ -88,7 +89,7 @@ export function demoResponse(context: Context): AssistantMessage {
 	if (isSummarizationRequest(context)) return fauxAssistantMessage(demoSummary(context.messages, last));
 	const turns = context.messages.filter((message) => message.role === "user").length;
 	const question = last.trim().replace(/\s+/g, " ");
-	const shown = question.length > 200 ? `${question.slice(0, 200)}…` : question;
+	const shown = truncateText(question, 201);
 	return fauxAssistantMessage(
 		`(demo model) You said: "${shown}". This is turn ${turns} of this conversation. ` +
 			"I am the offline demo model: I answer deterministically and never call the network. " +
@@ -107,7 +108,7 @@ const DEMO_EARLIER_LINES = 40;
 function demoSummary(messages: readonly Message[], request: string): string {
 	const previous = /<previous-summary>\n?([\s\S]*?)\n?<\/previous-summary>/.exec(request)?.[1];
 	const conversation = /<conversation>\n?([\s\S]*?)\n?<\/conversation>/.exec(request)?.[1] ?? request;
-	const userLines = [...conversation.matchAll(/^\[User\]: (.*)$/gm)].map((match) => (match[1] ?? "").slice(0, 120));
+	const userLines = [...conversation.matchAll(/^\[User\]: (.*)$/gm)].map((match) => headOf(match[1] ?? "", 120));
 	const goal = userLines[0] ?? "Continue the conversation.";
 	// At most the last DEMO_DONE_LINES requests, and the start of an earlier summary: a summary folded
 	// into the next chunk's prompt many times over (a long history) must not grow with every chunk.

@@ -26,6 +26,15 @@ export async function joinInstances(runtime: AgentSessions): Promise<InstanceLin
 	const relay = await startEventRelay<SessionEvent>(url, {
 		subscribe: (listener) => runtime.events.subscribe(listener),
 		emit: (event) => runtime.events.emit(event),
+		// The streamed pieces of one reply that wait for the same NOTIFY travel as one piece.
+		merge: (earlier, later) =>
+			earlier.type === "turn.delta" &&
+			later.type === "turn.delta" &&
+			earlier.turnId === later.turnId &&
+			earlier.sessionId === later.sessionId &&
+			earlier.kind === later.kind
+				? { ...earlier, delta: earlier.delta + later.delta }
+				: undefined,
 	});
 	return {
 		claimTick: (jobId, tick) => store.claimJobTick(jobId, tick, relay.instance),

@@ -1,4 +1,4 @@
-import { type ContentBlock, contentText } from "@agent/session-format/reading";
+import { type ContentBlock, contentText, headOf, truncateText } from "@agent/session-format/reading";
 import { complete } from "@mariozechner/pi-ai";
 import type { ResolvedModel } from "./models.js";
 
@@ -10,7 +10,8 @@ export function nameFromFirstMessage(content: readonly ContentBlock[]): string |
 	if (text.length === 0) return undefined;
 	const firstLine = (text.split("\n")[0] ?? "").replace(/\s+/g, " ").trim();
 	if (firstLine.length <= MAX_NAME_LENGTH) return firstLine;
-	const cut = firstLine.slice(0, MAX_NAME_LENGTH);
+	// On a whole character (an emoji at the cut stays whole or goes), then back to a word if one is near.
+	const cut = headOf(firstLine, MAX_NAME_LENGTH);
 	const lastSpace = cut.lastIndexOf(" ");
 	return `${(lastSpace > MAX_NAME_LENGTH / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }
@@ -24,7 +25,7 @@ export const TITLE_PROMPT =
 export function cleanTitle(raw: string): string | undefined {
 	const line = (raw.trim().split("\n")[0] ?? "").replace(/^["'#*\s]+|["'.*\s]+$/g, "").trim();
 	if (line.length === 0) return undefined;
-	return line.length <= MAX_NAME_LENGTH ? line : `${line.slice(0, MAX_NAME_LENGTH - 1)}…`;
+	return truncateText(line, MAX_NAME_LENGTH);
 }
 
 /**
@@ -42,7 +43,7 @@ export async function titleFromModel(
 	try {
 		const reply = await complete(
 			model.model,
-			{ messages: [{ role: "user", content: `${TITLE_PROMPT}${text.slice(0, 2000)}`, timestamp: Date.now() }] },
+			{ messages: [{ role: "user", content: `${TITLE_PROMPT}${headOf(text, 2000)}`, timestamp: Date.now() }] },
 			{ maxTokens: 32, ...(model.apiKey ? { apiKey: model.apiKey } : {}), ...(signal ? { signal } : {}) },
 		);
 		if (reply.stopReason === "error" || reply.stopReason === "aborted") return fallback;

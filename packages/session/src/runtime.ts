@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import {
 	estimateContextTokens,
 	oversizedBlockTokens,
@@ -26,6 +27,7 @@ import {
 	textBlock,
 } from "@agent/session-format/reading";
 import { resolveHome } from "@agent/session-fs";
+import { checkUserContent, noteAcceptedTurn, recordLostTurns } from "./accepted-turns.js";
 import { summaryOfBranchLeft } from "./branch-left.js";
 import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
 import { checkParentSeqShape } from "./continue-from.js";
@@ -122,6 +124,13 @@ export interface QueuedTurn {
 	turnId: string;
 	/** 0 when the turn starts at once; n when n turns of the session are ahead of it. */
 	position: number;
+	/**
+	 * Settles once the turn is accepted for good: noted in the store's turn journal, so that if
+	 * this process dies before the turn is recorded, it is recorded as interrupted (with its user
+	 * message) when the session is next used. Acknowledge the turn (HTTP 202) after it; when it
+	 * rejects, the turn does not run and `done` rejects with the same error.
+	 */
+	accepted: Promise<void>;
 	done: Promise<TurnResult>;
 }
 
@@ -218,13 +227,18 @@ export class AgentSessions {
 		if (options.model !== undefined) this.resolve(options.model);
 		if (options.thinkingLevel !== undefined) checkThinkingLevel(options.thinkingLevel);
 		if (options.parentSeq !== undefined) checkParentSeqShape(options.parentSeq);
-		const turnId = `${Date.now().toString(36)}-${(++this.turnCounter).toString(36)}`;
 		const blocks = typeof content === "string" ? [textBlock(content)] : content;
+		checkUserContent(blocks);
+		// Unique across processes too: instances sharing a store key their turn journals by it.
+		const turnId = `${Date.now().toString(36)}-${(++this.turnCounter).toString(36)}-${randomBytes(3).toString("hex")}`;
 		const signal = this.controls.add(sessionId, turnId, options.signal);
+		const noted = this.noteAccepted(sessionId, turnId, blocks);
+		const accepted = noted.then(() => undefined);
+		accepted.catch(() => {});
 		let position = 0;
 		const done = this.queue.enqueue(
 			sessionId,
-			() => this.executeTurn(sessionId, turnId, blocks, { ...options, signal }),
+			async () => this.executeTurn(sessionId, turnId, blocks, { ...options, signal }, await noted),
 			(queuedAt) => {
 				position = queuedAt;
 				this.events.emit({ type: "turn.queued", sessionId, turnId, position: queuedAt });
@@ -232,7 +246,14 @@ export class AgentSessions {
 		);
 		const forget = () => this.controls.remove(turnId);
 		done.then(forget, forget);
-		return { turnId, position, done };
+		return { turnId, position, accepted, done };
+	}
+
+	/** Notes an accepted turn in the store's journal (accepted-turns.ts); false when nothing was noted. */
+	private noteAccepted(sessionId: string, turnId: string, content: ContentBlock[]): Promise<boolean> {
+		// A deferred session keeps nothing before its first reply: its first turn is not journaled either.
+		if (this.unwritten.has(sessionId)) return Promise.resolve(false);
+		return noteAcceptedTurn(this.store, sessionId, turnId, content);
 	}
 
 	/**
@@ -410,6 +431,22 @@ export class AgentSessions {
 		turnId: string,
 		content: ContentBlock[],
 		options: SendOptions,
+		journaled: boolean,
+	): Promise<TurnResult> {
+		try {
+			return await this.runQueuedTurn(sessionId, turnId, content, options, journaled);
+		} finally {
+			// Its turn record is in the log (or it never started, or it was recorded as lost elsewhere).
+			if (journaled) await this.store.forgetAcceptedTurn?.(sessionId, turnId).catch(() => undefined);
+		}
+	}
+
+	private async runQueuedTurn(
+		sessionId: string,
+		turnId: string,
+		content: ContentBlock[],
+		options: SendOptions,
+		journaled: boolean,
 	): Promise<TurnResult> {
 		this.controls.started(turnId);
 		this.events.emit({ type: "turn.started", sessionId, turnId });
@@ -431,6 +468,13 @@ export class AgentSessions {
 					)
 				: undefined;
 			const lease = deferred ?? (await this.store.lease(sessionId, leaseOptions));
+			if (!deferred) {
+				await recordLostTurns(this.store, lease, turnId, {
+					journaled,
+					ours: (id) => this.controls.has(id),
+					onRecord: (record) => this.events.emit({ type: "record.appended", sessionId, record }),
+				});
+			}
 			const startedAt = new Date();
 			const records: SessionRecord[] = [];
 			try {

@@ -22,6 +22,11 @@ export class TurnControls {
 		return controller.signal;
 	}
 
+	/** Whether the turn is queued or running in this runtime. */
+	has(turnId: string): boolean {
+		return this.turns.has(turnId);
+	}
+
 	started(turnId: string): void {
 		const turn = this.turns.get(turnId);
 		if (turn) turn.running = true;

@@ -8,6 +8,7 @@ import { createFileStore } from "@agent/session-fs";
 import { openPgStore, type PgSessionStore } from "@agent/session-pg";
 import { createTestDatabase, findTestPostgres } from "@agent/session-pg/testing";
 import { describeMachine } from "./machine.js";
+import { SEARCH_QUERY, searchSideBySide } from "./pg-search-bench.js";
 import { measureSendLatency, type SendLoad } from "./send-latency.js";
 
 /**
@@ -17,7 +18,7 @@ import { measureSendLatency, type SendLoad } from "./send-latency.js";
  * process, one after the other; the database is a fresh one of the PostgreSQL the tests use.
  */
 
-const USAGE = "usage: node dist/pg-bench.js [--quick]";
+const USAGE = "usage: node dist/pg-bench.js [--quick] [--search-only | --send-only]";
 
 interface Sizes {
 	appendRecords: number;
@@ -25,6 +26,8 @@ interface Sizes {
 	parallelSessions: number;
 	resumeBytes: number;
 	listSessions: number;
+	/** Sessions of four messages for message search beside the file store. */
+	searchSessions: number;
 	runs: number;
 	send: SendLoad;
 }
@@ -37,6 +40,7 @@ function sizes(quick: boolean): Sizes {
 				parallelSessions: 8,
 				resumeBytes: 8_000_000,
 				listSessions: 5_000,
+				searchSessions: 1_000,
 				runs: 5,
 				send: { clients: 8, sendsPerClient: 10, sessions: 16 },
 			}
@@ -46,6 +50,7 @@ function sizes(quick: boolean): Sizes {
 				parallelSessions: 16,
 				resumeBytes: 100_000_000,
 				listSessions: 100_000,
+				searchSessions: 10_000,
 				runs: 31,
 				send: { clients: 32, sendsPerClient: 25, sessions: 64 },
 			};
@@ -173,7 +178,13 @@ async function fillMessages(store: PgSessionStore, count: number): Promise<void>
 }
 
 async function main(): Promise<number> {
-	const { values } = parseArgs({ options: { quick: { type: "boolean", default: process.env.BENCH_QUICK === "1" } } });
+	const { values } = parseArgs({
+		options: {
+			quick: { type: "boolean", default: process.env.BENCH_QUICK === "1" },
+			"search-only": { type: "boolean", default: false },
+			"send-only": { type: "boolean", default: false },
+		},
+	});
 	const server = await findTestPostgres();
 	if (!server) {
 		console.error(`bench:pg: no PostgreSQL (set AGENT_TEST_PG_URL); skipped. ${USAGE}`);
@@ -189,27 +200,67 @@ async function main(): Promise<number> {
 	const ms = (value: number) => `${value.toFixed(1)} ms`;
 	try {
 		const log = (line: string) => console.error(`bench:pg: ${line}`);
-		// First, before the large writes below leave the disk busy writing back (each turn waits for fdatasync).
-		const { clients, sendsPerClient, sessions } = size.send;
-		log(`send latency: ${clients} clients × ${sendsPerClient} turns over ${sessions} sessions`);
-		const fileSends = await measureSendLatency(mkdtempSync(join(home, "send-")), [], 1, size.send);
-		const sendDatabase = await createTestDatabase(server, "agent_bench_send");
-		let pgSends: Awaited<ReturnType<typeof measureSendLatency>>;
-		try {
-			pgSends = await measureSendLatency(mkdtempSync(join(home, "send-")), ["--store", sendDatabase.url], 2, size.send);
-		} finally {
-			await sendDatabase.drop();
+		if (!values["search-only"]) {
+			// First, before the large writes below leave the disk busy writing back (each turn waits for fdatasync).
+			const { clients, sendsPerClient, sessions } = size.send;
+			log(`send latency: ${clients} clients × ${sendsPerClient} turns over ${sessions} sessions`);
+			const fileSends = await measureSendLatency(mkdtempSync(join(home, "send-")), [], 1, size.send);
+			const sendDatabase = await createTestDatabase(server, "agent_bench_send");
+			let pgSends: Awaited<ReturnType<typeof measureSendLatency>>;
+			try {
+				pgSends = await measureSendLatency(
+					mkdtempSync(join(home, "send-")),
+					["--store", sendDatabase.url],
+					2,
+					size.send,
+				);
+			} finally {
+				await sendDatabase.drop();
+			}
+			const sendLoad = `${clients} clients at once, ${sessions} sessions, demo model`;
+			const perSecond = (value: number) => `${value.toFixed(0)} turns/s`;
+			rows.push([
+				`send and wait for the reply (?wait=1), p50; ${sendLoad}; file store: one instance, PostgreSQL: two`,
+				ms(fileSends.p50),
+				ms(pgSends.p50),
+				"",
+			]);
+			rows.push([`the same, p99 (${pgSends.turns} turns)`, ms(fileSends.p99), ms(pgSends.p99), ""]);
+			const ratio = pgSends.turnsPerSecond / fileSends.turnsPerSecond;
+			rows.push([
+				"the same, throughput",
+				perSecond(fileSends.turnsPerSecond),
+				perSecond(pgSends.turnsPerSecond),
+				`PostgreSQL ≥ 0.8× the file store: ${ratio >= 0.8 ? "met" : "NOT MET"} (${ratio.toFixed(2)}×)`,
+			]);
 		}
-		const sendLoad = `${clients} clients at once, ${sessions} sessions, demo model`;
-		const perSecond = (value: number) => `${value.toFixed(0)} turns/s`;
-		rows.push([
-			`send and wait for the reply (?wait=1), p50; ${sendLoad}; file store: one instance, PostgreSQL: two`,
-			ms(fileSends.p50),
-			ms(pgSends.p50),
-			"",
-		]);
-		rows.push([`the same, p99 (${pgSends.turns} turns)`, ms(fileSends.p99), ms(pgSends.p99), ""]);
-		rows.push(["the same, throughput", perSecond(fileSends.turnsPerSecond), perSecond(pgSends.turnsPerSecond), ""]);
+		if (values["send-only"]) return printRows(rows, values.quick === true, server);
+		log(
+			`message search beside the file store: ${size.searchSessions} sessions × 4 messages, written through each store`,
+		);
+		const searchDatabase = await createTestDatabase(server, "agent_bench_search");
+		const searchPg = await openPgStore({ url: searchDatabase.url, maxConnections: 10 });
+		try {
+			const found = await searchSideBySide(
+				createFileStore({ home: mkdtempSync(join(home, "search-")) }),
+				searchPg,
+				size.searchSessions,
+				Math.min(size.runs, 11),
+				(runs, work) => timeRuns(runs, work, 2),
+			);
+			const met = found.pgMs <= 2 * found.fileMs && found.pgMs <= 1000;
+			rows.push([
+				`search message text "${SEARCH_QUERY}" (both words in every message, never adjacent: ${found.hits.pg} hits) over ${size.searchSessions.toLocaleString("en-US")} sessions × 4 messages`,
+				ms(found.fileMs),
+				ms(found.pgMs),
+				`PostgreSQL ≤ 2× the file store and ≤ 1 s: ${met ? "met" : "NOT MET"} (${(found.pgMs / found.fileMs).toFixed(2)}×)`,
+			]);
+			if (found.hits.file !== found.hits.pg) throw new Error(`the stores disagree: ${JSON.stringify(found.hits)}`);
+		} finally {
+			await searchPg.close();
+			await searchDatabase.drop();
+		}
+		if (values["search-only"]) return printRows(rows, values.quick === true, server);
 		log("appends, one session, batched");
 		rows.push([
 			`append ${size.appendRecords} records to one session, ${size.batch} per call`,
@@ -291,8 +342,12 @@ async function main(): Promise<number> {
 		await database.drop();
 		rmSync(home, { recursive: true, force: true });
 	}
+	return printRows(rows, values.quick === true, server);
+}
+
+function printRows(rows: ReadonlyArray<readonly string[]>, quick: boolean, server: string): number {
 	const machine = describeMachine(tmpdir());
-	console.log(`\n## PostgreSQL store beside the file store (${values.quick ? "quick" : "full"} run)\n`);
+	console.log(`\n## PostgreSQL store beside the file store (${quick ? "quick" : "full"} run)\n`);
 	console.log(`Machine: ${machine.summary}; PostgreSQL at ${new URL(server).host}\n`);
 	console.log("| case | file store | PostgreSQL | goal |\n|---|---:|---:|---|");
 	for (const row of rows) console.log(`| ${row.join(" | ")} |`);

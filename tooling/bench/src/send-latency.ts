@@ -36,7 +36,7 @@ export async function measureSendLatency(
 	const servers: RunningServer[] = [];
 	try {
 		for (let i = 0; i < instances; i++) {
-			servers.push(await startServer(home, { args: storeArgs, env: { AGENT_DEMO_TOKENS_PER_SECOND: "1000000000" } }));
+			servers.push(await startServer(home, { args: storeArgs, env: { AGENT_DEMO_TOKENS_PER_SECOND: "Infinity" } }));
 		}
 		const urls = servers.map((server) => server.url);
 		const ids: string[] = [];

@@ -4,6 +4,7 @@ import { describeAppend } from "./append.js";
 import { describeCreate } from "./create.js";
 import type { MakeStore, StoreHandle, SuiteContext } from "./fixtures.js";
 import { describeIds } from "./ids.js";
+import { describeJournal } from "./journal.js";
 import { describeLease } from "./lease.js";
 import { describeLifecycle } from "./lifecycle.js";
 import { describeList } from "./list.js";
@@ -46,6 +47,7 @@ export function runStoreConformance(name: string, makeStore: MakeStore): void {
 		describeLifecycle(context);
 		describeLease(context);
 		describeVerify(context);
+		describeJournal(context);
 		describeLogIsTruth(context, () => {
 			if (!handle) throw new Error("the conformance suite's store is used outside a test");
 			return handle;

@@ -1,4 +1,6 @@
 export { runStoreConformance } from "./conformance.js";
+export { describeDifferential, type MakeStorePair, propertyRuns, type StorePair } from "./differential.js";
+export type { StepClock } from "./differential-run.js";
 export {
 	assistant,
 	collect,

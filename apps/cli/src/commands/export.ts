@@ -40,7 +40,7 @@ export function registerExport(ctx: CliContext): Command {
 					? undefined
 					: await resolveExportTarget(flags.output, {
 							force: flags.force === true,
-							...sessionsDirOf(store),
+							storeHomes: await storeHomesOf(store, ctx.home),
 						});
 			// A bar only when the output does not go to the same terminal.
 			const showProgress = flags.output !== undefined || ctx.io.stdout.isTTY !== true;
@@ -90,8 +90,9 @@ function resumeNote(
 	});
 }
 
-/** The file store's sessions directory, which an export never writes into. */
-function sessionsDirOf(store: SessionStore): { sessionsDir?: string } {
-	const home = (store as { home?: unknown }).home;
-	return typeof home === "string" ? { sessionsDir: path.join(home, "sessions") } : {};
+/** The homes an export never writes into: the agent home (its config.yaml; --home, $AGENT_HOME, ~/.agent) and a file store's own. */
+async function storeHomesOf(store: SessionStore, homeOption: string | undefined): Promise<string[]> {
+	const { resolveHome } = await import("@agent/session-fs");
+	const own = (store as { home?: unknown }).home;
+	return [resolveHome(homeOption), ...(typeof own === "string" ? [own] : [])];
 }

@@ -28,7 +28,16 @@ export function registerSearch(ctx: CliContext): Command {
 			const options: SearchOptions = { archived: flags.all === true };
 			if (flags.cwd !== undefined) options.cwd = path.resolve(flags.cwd);
 			if (flags.limit !== undefined) options.limit = flags.limit;
-			const hits = await (await ctx.readStore()).search(text, options);
+			// Ctrl+C stops the search where it runs (PostgreSQL cancels its statement), then exits.
+			const stop = new AbortController();
+			const onSignal = () => stop.abort();
+			process.once("SIGINT", onSignal);
+			let hits: SearchHit[];
+			try {
+				hits = await (await ctx.readStore()).search(text, { ...options, signal: stop.signal });
+			} finally {
+				process.off("SIGINT", onSignal);
+			}
 			if (flags.json) return ctx.out.json(hits);
 			if (hits.length === 0) return ctx.out.note(`No message contains ${JSON.stringify(text)}.`);
 			await withPager(ctx.out, ctx.io.env, async () => {

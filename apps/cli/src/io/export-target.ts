@@ -10,8 +10,9 @@ import { UsageError } from "../errors.js";
  * - `new`: no file there yet. Written to a temporary file beside it, then linked into place only if
  *   the name is still free, so a failed export leaves nothing and a file that appeared meanwhile is
  *   never replaced. Created 0600: transcripts hold secrets.
- * - `replace`: an existing regular file, with --force. Written beside it and renamed over it (the
- *   file a symlink points to is replaced, the link stays); its permission bits are kept.
+ * - `replace`: an existing regular file, with --force. Written beside it and renamed over it; its
+ *   permission bits are kept. A symbolic link is never written through: with --force the link
+ *   itself is replaced by the export (0600; what it pointed to is left alone), else refused.
  * - `stream`: a FIFO or a character device (a terminal, /dev/null): written straight, never
  *   replaced by a rename.
  * - `descriptor`: /dev/stdout, /dev/stderr, /dev/fd/N or /proc/self/fd/N: this process's own open
@@ -35,10 +36,13 @@ function ownDescriptor(absolute: string): number | undefined {
 }
 
 export interface TargetRules {
-	/** Replace an existing regular file. */
+	/** Replace an existing regular file (or a symbolic link, itself). */
 	force: boolean;
-	/** The store's sessions directory: nothing is ever written inside it, --force or not. */
-	sessionsDir?: string;
+	/**
+	 * The store's home directories ($AGENT_HOME: config.yaml, the sessions, the caches; a file
+	 * store's own home): nothing is ever written inside them, --force or not.
+	 */
+	storeHomes?: readonly string[];
 }
 
 /** Decides where and how `file` is written, or throws a UsageError that says why it will not be. */
@@ -53,13 +57,10 @@ export async function resolveExportTarget(file: string, rules: TargetRules): Pro
 		await refuseInsideStore(target, file, rules);
 		return { kind: "new", path: target };
 	}
-	const stats = await statOrUndefined(absolute);
-	if (stats === undefined) {
-		throw new UsageError(
-			`${file} is a symbolic link that leads nowhere (a missing file or a loop); remove it or pick another path`,
-		);
-	}
-	const real = await fs.promises.realpath(absolute).catch(() => absolute);
+	if (own.isSymbolicLink()) return symbolicLinkTarget(absolute, file, rules);
+	// Not a link: what lstat saw is the file itself.
+	const stats = own;
+	const real = path.join(await realDirectory(path.dirname(absolute), file), path.basename(absolute));
 	await refuseInsideStore(real, file, rules);
 	if (stats.isDirectory()) throw new UsageError(`${file} is a directory; give a file name for the export`);
 	if (stats.isFIFO() || stats.isCharacterDevice()) return { kind: "stream", path: absolute };
@@ -68,6 +69,29 @@ export async function resolveExportTarget(file: string, rules: TargetRules): Pro
 	}
 	if (!rules.force) throw new UsageError(`${file} already exists; pass --force to replace it`);
 	return { kind: "replace", path: real, mode: stats.mode & 0o7777 };
+}
+
+/**
+ * An export never writes through a symbolic link (it could lead anywhere: into the store, over a
+ * config file). One that leads into the store's home is refused; any other is replaced itself with
+ * --force (its target is left alone), else refused.
+ */
+async function symbolicLinkTarget(absolute: string, shown: string, rules: TargetRules): Promise<ExportTarget> {
+	const link = path.join(await realDirectory(path.dirname(absolute), shown), path.basename(absolute));
+	await refuseInsideStore(link, shown, rules);
+	const leadsTo = await fs.promises.realpath(absolute).catch(() => undefined);
+	if (leadsTo === undefined) {
+		throw new UsageError(
+			`${shown} is a symbolic link that leads nowhere (a missing file or a loop); remove it or pick another path`,
+		);
+	}
+	await refuseInsideStore(leadsTo, shown, rules);
+	if (!rules.force) {
+		throw new UsageError(
+			`${shown} is a symbolic link, and an export never writes through one; pass --force to replace the link itself (what it points to is left alone), or pick another path`,
+		);
+	}
+	return { kind: "replace", path: link, mode: 0o600 };
 }
 
 /** Writes every chunk to the target as its kind says (see ExportTarget); fds 1 and 2 are `io`'s streams. */
@@ -141,12 +165,13 @@ async function linkIntoPlace(temporary: string, target: string): Promise<void> {
 }
 
 async function refuseInsideStore(realTarget: string, shown: string, rules: TargetRules): Promise<void> {
-	if (rules.sessionsDir === undefined) return;
-	const sessions = await fs.promises.realpath(rules.sessionsDir).catch(() => path.resolve(rules.sessionsDir ?? ""));
-	if (realTarget === sessions || realTarget.startsWith(`${sessions}${path.sep}`)) {
-		throw new UsageError(
-			`${shown} is inside the store's sessions directory; an export never writes there (it could destroy a session). Pick a path outside it`,
-		);
+	for (const home of rules.storeHomes ?? []) {
+		const real = await fs.promises.realpath(home).catch(() => path.resolve(home));
+		if (realTarget === real || realTarget.startsWith(`${real}${path.sep}`)) {
+			throw new UsageError(
+				`${shown} is inside the store's home (${real}); an export never writes there (it could destroy a session or the configuration). Pick a path outside it`,
+			);
+		}
 	}
 }
 
@@ -163,13 +188,6 @@ async function realDirectory(directory: string, shown: string): Promise<string> 
 function lstatOrUndefined(file: string): Promise<fs.Stats | undefined> {
 	return fs.promises.lstat(file).catch((error: NodeJS.ErrnoException) => {
 		if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
-		throw error;
-	});
-}
-
-function statOrUndefined(file: string): Promise<fs.Stats | undefined> {
-	return fs.promises.stat(file).catch((error: NodeJS.ErrnoException) => {
-		if (error.code === "ENOENT" || error.code === "ELOOP") return undefined;
 		throw error;
 	});
 }

@@ -1,4 +1,4 @@
-import type { SessionMetadata } from "@agent/session-format/reading";
+import { type SessionMetadata, truncateText } from "@agent/session-format/reading";
 import type { Paint } from "../io/colors.js";
 import { formatCount } from "./format.js";
 
@@ -46,7 +46,7 @@ export function renderPicker(state: PickerState, options: { rows: number; width:
 		const title = session.name ?? session.firstMessage ?? "(unnamed)";
 		const facts = `${ageOf(session.lastMessageAt, options.now)} · ${formatCount(session.messageCount)} msgs · ${session.id.slice(0, 10)}`;
 		const room = Math.max(10, width - facts.length - 6);
-		const shown = title.length > room ? `${title.slice(0, room - 1)}…` : title.padEnd(room);
+		const shown = truncateText(title, room).padEnd(room);
 		const line = `${i === state.selected ? "▸" : " "} ${shown}  ${facts}`;
 		lines.push(i === state.selected ? paint("bold", line) : line);
 	}

@@ -2,7 +2,7 @@ import { checkParentSeq, type QueuedTurn, type SendOptions } from "@agent/sessio
 import { isAgentSessionError } from "@agent/session-format";
 import type { Context, Hono } from "hono";
 import { HttpError, toHttpError } from "../http-error.js";
-import { jsonBody, queryParams, sessionIdParam } from "../request-input.js";
+import { jsonBody, queryParams, sessionIdParam, strictPathParam } from "../request-input.js";
 import type { RouteDeps } from "../route-deps.js";
 import { identityKeyParam, sendMessageBody, sendMessageQuery } from "../schemas.js";
 
@@ -29,7 +29,8 @@ export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: 
 	});
 
 	app.post("/api/identities/:key/messages", async (c) => {
-		const parsed = identityKeyParam.safeParse(c.req.param("key"));
+		// Path: /api/identities/:key/messages (segment 3).
+		const parsed = identityKeyParam.safeParse(strictPathParam(c, "identity key", 3));
 		if (!parsed.success) {
 			throw new HttpError(
 				400,
@@ -67,6 +68,8 @@ function sendOptions(
 }
 
 async function answer(c: Context, sessionId: string, turn: QueuedTurn, wait: boolean, extra: object = {}) {
+	// 202 promises that the turn is in the store's turn journal: it runs, or is recorded as interrupted.
+	await turn.accepted;
 	const accepted = { sessionId, turnId: turn.turnId, position: turn.position, ...extra };
 	if (!wait) {
 		// The outcome is reported as turn.completed / turn.failed events; nobody awaits it here.

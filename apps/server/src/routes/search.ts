@@ -6,7 +6,9 @@ import { SEARCH_COUNT_CAP, SearchResults } from "../search-results.js";
 
 /**
  * Full-text search of message text across sessions: the store's search, as the CLI's `search`
- * uses it, with a count of the hits (up to SEARCH_COUNT_CAP) and pages of them (`offset`).
+ * uses it, with a count of the hits (up to SEARCH_COUNT_CAP) and pages of them (`offset`). A client
+ * that goes away aborts the request's signal, which stops the search in the store (PostgreSQL
+ * cancels its statement).
  */
 export function registerSearchRoutes(app: Hono, { runtime }: RouteDeps): void {
 	const results = new SearchResults();
@@ -20,6 +22,7 @@ export function registerSearchRoutes(app: Hono, { runtime }: RouteDeps): void {
 				...(query.archived !== undefined ? { archived: query.archived } : {}),
 				...(query.cwd ? { cwd: query.cwd } : {}),
 				limit: SEARCH_COUNT_CAP,
+				signal: c.req.raw.signal,
 			}),
 		);
 		const end = offset + limit;

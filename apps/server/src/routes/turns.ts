@@ -1,3 +1,4 @@
+import { headOf } from "@agent/session-format";
 import type { Context, Hono } from "hono";
 import { HttpError } from "../http-error.js";
 import { sessionIdParam } from "../request-input.js";
@@ -17,7 +18,7 @@ export function registerTurnRoutes(app: Hono, { runtime }: RouteDeps): void {
 			throw new HttpError(
 				404,
 				"TURN_NOT_FOUND",
-				`agent-sessions-server: session ${id} has no queued or running turn ${JSON.stringify(turnId.slice(0, 64))}; it may have ended already`,
+				`agent-sessions-server: session ${id} has no queued or running turn ${JSON.stringify(headOf(turnId, 64))}; it may have ended already`,
 			);
 		}
 		return c.json({ sessionId: id, turnId, cancelled: true }, 202);

@@ -1,3 +1,5 @@
+import { truncateText } from "@agent/session-format/reading";
+
 /** "just now", "5 min ago", "3 h ago", or a date. */
 export function relativeTime(iso: string, now = Date.now()): string {
 	const time = Date.parse(iso);
@@ -20,13 +22,13 @@ export function compactNumber(value: number): string {
 /** The first line of a text, shortened to `max` characters. */
 export function preview(text: string, max = 80): string {
 	const line = text.trim().split("\n")[0] ?? "";
-	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+	return truncateText(line, max);
 }
 
 /** A tool call's arguments as one short line. */
 export function argumentsPreview(args: Record<string, unknown>, max = 90): string {
 	const json = JSON.stringify(args) ?? "";
-	return json.length > max ? `${json.slice(0, max - 1)}…` : json;
+	return truncateText(json, max);
 }
 
 /** A full local date and time, for tooltips: "Tue, 3 Feb 2026, 14:05:09". */

@@ -1,3 +1,4 @@
+import { headOf } from "@agent/session-format";
 import type { Random } from "./random.js";
 
 /** What a piece of text looks like: source code, command output, or an agent's prose. */
@@ -63,9 +64,14 @@ export class Corpus {
 		const text = this.texts[kind];
 		let start = text.indexOf("\n", this.random.int(0, text.length - 1)) + 1;
 		if (start <= 0 || start >= text.length) start = 0;
-		if (start + length <= text.length) return text.slice(start, start + length);
+		// Cut on whole characters: the pools hold emoji, and half of one is not text (stores refuse it).
+		if (start + length <= text.length) return headOf(text.slice(start), length);
 		let out = text.slice(start);
-		while (out.length < length) out += text.slice(0, length - out.length);
+		while (out.length < length) {
+			const more = headOf(text, length - out.length);
+			if (more.length === 0) break;
+			out += more;
+		}
 		return out;
 	}
 

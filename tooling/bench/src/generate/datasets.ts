@@ -6,7 +6,7 @@ import { PairSink, PiFileSink, StoreSink } from "./sinks.js";
 import { type WrittenConversation, writeConversation } from "./write-conversation.js";
 
 /** Bump when generated content changes: cached data of another version is regenerated (and pruned). */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 const SEED = 20250211;
 
 /** One conversation written in both formats. */
