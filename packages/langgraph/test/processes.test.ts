@@ -1,6 +1,9 @@
 // Threads across real processes (each child uses the built package): a new process resumes a
 // thread, two processes write one thread at once, and a SIGKILL loses no acknowledged checkpoint.
 import { type ChildProcess, spawn } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { contentText } from "@agent/session-format";
 import { HumanMessage } from "@langchain/core/messages";
@@ -75,20 +78,29 @@ describe.each(STORE_KINDS)("threads across processes (%s store)", (kind) => {
 	it("two processes on one thread: every turn of both lands, each checkpoint's parent is there, the log verifies", async () => {
 		await run(opened().location, "shared", ["ask", "What is the weather in Lima?"]);
 		const cities = (prefix: string) => ["Oslo", "Rome", "Kyiv", "Doha", "Bern"].map((city) => `${prefix} in ${city}?`);
-		const a = start(opened().location, "shared", ["ask", ...cities("A: weather")]);
-		const b = start(opened().location, "shared", ["ask", ...cities("B: weather")]);
+		// Both wait at a start line until both are loaded, and each turn's tool takes a little
+		// while, so that on a slow machine too one child cannot finish before the other begins.
+		const go = join(tmpdir(), `langgraph-go-${process.pid}-${Date.now()}`);
+		const env = { START_AFTER: go, TOOL_DELAY_MS: "25" };
+		const a = start(opened().location, "shared", ["ask", ...cities("A: weather")], env);
+		const b = start(opened().location, "shared", ["ask", ...cities("B: weather")], env);
+		const ready = (child: Child) => child.lines.some((line) => line.ready === true);
+		await expect.poll(() => ready(a) && ready(b), { timeout: 60_000, interval: 10 }).toBe(true);
+		writeFileSync(go, "");
 		expect(await Promise.all([a.done, b.done])).toEqual([0, 0]);
+		rmSync(go);
+		const turns = (child: Child) => child.lines.filter((line) => line.ready !== true);
 		for (const [child, prefix] of [
 			[a, "A"],
 			[b, "B"],
 		] as const) {
-			expect(child.lines.map((line) => line.answer)).toEqual(
+			expect(turns(child).map((line) => line.answer)).toEqual(
 				["Oslo", "Rome", "Kyiv", "Doha", "Bern"].map((city) => `Forecast: sunny in ${city}.`),
 			);
-			expect(child.lines.map((line) => line.asked)).toEqual(cities(`${prefix}: weather`));
+			expect(turns(child).map((line) => line.asked)).toEqual(cities(`${prefix}: weather`));
 		}
 		// They ran at the same time: each answered before the other had finished.
-		const times = (child: Child) => child.lines.map((line) => line.at as number);
+		const times = (child: Child) => turns(child).map((line) => line.at as number);
 		expect(Math.min(...times(a))).toBeLessThan(Math.max(...times(b)));
 		expect(Math.min(...times(b))).toBeLessThan(Math.max(...times(a)));
 		const checkpointer = new StoreCheckpointer({ store: opened().store });
