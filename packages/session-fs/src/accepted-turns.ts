@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import {
@@ -11,7 +11,7 @@ import {
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import type { SessionPaths } from "./paths.js";
 import { isProcessAlive } from "./process-alive.js";
-import { CREATE_FLAGS, DIR_READ_FLAGS, makePrivateDir, openOwnFile, readOwnFileCapped } from "./safe-files.js";
+import { CREATE_FLAGS, makePrivateDir, openOwnFile, readOwnFileCapped, syncDirectory } from "./safe-files.js";
 
 /**
  * The turn journal of the file store: one file per accepted turn, `accepted/<turnId>.json` in the
@@ -115,14 +115,5 @@ export function forgetAcceptedTurn(paths: SessionPaths, turnId: string): void {
 		rmdirSync(dirOf(paths));
 	} catch {
 		// Another turn is noted (ENOTEMPTY), or the directory is gone already.
-	}
-}
-
-function syncDirectory(dir: string): void {
-	const fd = openSync(dir, DIR_READ_FLAGS);
-	try {
-		fsyncSync(fd);
-	} finally {
-		closeSync(fd);
 	}
 }
