@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import type { AgentSessions } from "@agent/session";
+import type { AgentSessions, StoreLocation } from "@agent/session";
 import type { SessionStore } from "@agent/session-format/reading";
 import { Output } from "./io/output.js";
 
@@ -61,6 +61,21 @@ export class CliContext {
 	/** The store through the runtime (with config.yaml's durability): for commands that write. */
 	async store(): Promise<SessionStore> {
 		return (await this.sessions()).store;
+	}
+
+	/**
+	 * Where the store is, chosen as the runtime chooses it (--store, AGENT_STORE, config.yaml's
+	 * store:, the home), without opening it: for commands that work on the files or the database
+	 * themselves (backup).
+	 */
+	async storeLocation(): Promise<StoreLocation> {
+		const [{ chooseStoreLocation, loadConfig }, { resolveHome }] = await Promise.all([
+			import("@agent/session"),
+			import("@agent/session-fs"),
+		]);
+		const home = resolveHome(this.homeOption);
+		const config = await loadConfig(home);
+		return chooseStoreLocation(this.storeOption, config.store, { dir: home, explicit: this.homeOption !== undefined });
 	}
 
 	/**

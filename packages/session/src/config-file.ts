@@ -2,6 +2,7 @@ import { AgentSessionError, compactionConfigSchema, lazySchema } from "@agent/se
 import { parse as parseYaml } from "yaml";
 import * as z from "zod";
 import { type AgentConfig, resolveConfig } from "./config.js";
+import { DURATION_HELP, DURATION_PATTERN } from "./duration.js";
 
 /** One scheduled job: a prompt run in a new session tagged source "cron" (S7.7). */
 export const scheduledJobSchema = lazySchema(() =>
@@ -16,6 +17,8 @@ export const scheduledJobSchema = lazySchema(() =>
 		})
 		.strict(),
 );
+
+const duration = z.string().regex(DURATION_PATTERN, `must be ${DURATION_HELP}`);
 
 /** `$AGENT_HOME/config.yaml`, in its snake_case spelling. Every key is optional. */
 export const agentConfigSchema = lazySchema(() =>
@@ -47,6 +50,28 @@ export const agentConfigSchema = lazySchema(() =>
 			/** The most tool-call rounds one turn may take. */
 			max_tool_steps: z.number().int().min(1).max(1000).optional(),
 			jobs: z.array(scheduledJobSchema).optional(),
+			/** What the server deletes on its daily schedule (retention.ts). */
+			retention: z
+				.object({
+					/** Delete sessions archived longer than this ago (e.g. 90d); unset: never. */
+					archived_older_than: duration.optional(),
+					/** PostgreSQL: delete scheduled jobs' tick claims older than this (default 7d). */
+					job_ticks_older_than: duration.optional(),
+					/** When the server runs it (a cron expression; default "0 4 * * *", daily at 04:00). */
+					schedule: z.string().min(1).optional(),
+				})
+				.strict()
+				.optional(),
+			/** A PostgreSQL store's connections, per instance (see docs/operations.md for the arithmetic). */
+			postgres: z
+				.object({
+					/** Connections for reads and writes (default 10). */
+					pool_size: z.number().int().min(1).max(1000).optional(),
+					/** Sessions whose turns run at once on this instance, one connection each (default 25). */
+					max_leases: z.number().int().min(1).max(1000).optional(),
+				})
+				.strict()
+				.optional(),
 			server: z
 				.object({
 					token: z.string().min(16, "a server token needs at least 16 characters").optional(),

@@ -3,6 +3,7 @@ import path from "node:path";
 import { DEFAULT_PRUNE_MINIMUM_TOKENS } from "@agent/compaction";
 import { AgentSessionError, type CompactionSettings, compactionSettingsOf } from "@agent/session-format/reading";
 import type { AgentConfigFile, ScheduledJob } from "./config-file.js";
+import { parseDuration } from "./duration.js";
 
 /** The configuration the runtime uses, camelCased and with defaults applied. */
 export interface AgentConfig {
@@ -18,7 +19,23 @@ export interface AgentConfig {
 	maxToolSteps: number;
 	jobs: ScheduledJob[];
 	server: { token?: string; corsOrigins: string[]; bodyLimitBytes: number };
+	retention: RetentionConfig;
+	/** A PostgreSQL store's pool sizes (config.yaml's postgres:); unset: the store's defaults. */
+	postgres: { poolSize?: number; maxLeases?: number };
 }
+
+/** config.yaml's `retention:`, in ms. */
+export interface RetentionConfig {
+	/** Sessions archived longer than this are deleted; absent: never. */
+	archivedOlderThanMs?: number;
+	/** Job tick claims (PostgreSQL) older than this are deleted. */
+	jobTicksOlderThanMs: number;
+	/** The cron expression the server runs retention on. */
+	schedule: string;
+}
+
+export const DEFAULT_JOB_TICKS_KEPT_MS = 7 * 86_400_000;
+export const DEFAULT_RETENTION_SCHEDULE = "0 4 * * *";
 
 export const DEFAULT_MAX_TOOL_STEPS = 25;
 export const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -35,6 +52,11 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 			corsOrigins: file.server?.cors_origins ?? [],
 			bodyLimitBytes: file.server?.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
 		},
+		retention: retentionOf(file.retention),
+		postgres: {
+			...(file.postgres?.pool_size !== undefined ? { poolSize: file.postgres.pool_size } : {}),
+			...(file.postgres?.max_leases !== undefined ? { maxLeases: file.postgres.max_leases } : {}),
+		},
 	};
 	if (file.default_model) config.defaultModel = file.default_model;
 	if (file.store) config.store = file.store;
@@ -47,6 +69,19 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 		};
 	}
 	return config;
+}
+
+function retentionOf(retention: AgentConfigFile["retention"]): RetentionConfig {
+	const resolved: RetentionConfig = {
+		jobTicksOlderThanMs: retention?.job_ticks_older_than
+			? parseDuration(retention.job_ticks_older_than, "retention.job_ticks_older_than")
+			: DEFAULT_JOB_TICKS_KEPT_MS,
+		schedule: retention?.schedule ?? DEFAULT_RETENTION_SCHEDULE,
+	};
+	if (retention?.archived_older_than) {
+		resolved.archivedOlderThanMs = parseDuration(retention.archived_older_than, "retention.archived_older_than");
+	}
+	return resolved;
 }
 
 /** The spec's compaction keys (the pruning keys are the runtime's own). */

@@ -3,6 +3,7 @@ export {
 	DEFAULT_BODY_LIMIT_BYTES,
 	DEFAULT_MAX_TOOL_STEPS,
 	loadConfig,
+	type RetentionConfig,
 	resolveConfig,
 } from "./config.js";
 export {
@@ -14,6 +15,7 @@ export {
 } from "./config-file.js";
 export { checkParentSeq } from "./continue-from.js";
 export { DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
+export { DURATION_HELP, parseDuration } from "./duration.js";
 export {
 	type EventError,
 	type SessionEvent,
@@ -32,6 +34,7 @@ export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel 
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export { type ModelContext, type PrunedOutputs, prunedContext } from "./pruned-context.js";
+export { type PrunedSession, type PruneOptions, type PruneReport, pruneArchived } from "./retention.js";
 export {
 	AgentSessions,
 	type AgentSessionsOptions,
@@ -48,6 +51,7 @@ export {
 	describeStore,
 	type OpenStoreOptions,
 	openStoreAt,
+	type PgCapacity,
 	parseStoreLocation,
 	type StoreLocation,
 } from "./store-url.js";

@@ -1,4 +1,4 @@
-import { PgSessionStore, startEventRelay } from "@agent/session-pg";
+import { PgSessionStore, pruneJobTicks, startEventRelay } from "@agent/session-pg";
 import type { SessionEvent } from "./events.js";
 import type { AgentSessions } from "./runtime.js";
 
@@ -9,6 +9,8 @@ export interface InstanceLink {
 	 * and tick. Absent on a store only one process serves (the file store): every tick is ours.
 	 */
 	claimTick?: (jobId: string, tick: Date) => Promise<boolean>;
+	/** Deletes tick claims from before `before` (they pile up a row per job and tick); returns how many. */
+	pruneJobTicks?: (before: Date) => Promise<number>;
 	close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function joinInstances(runtime: AgentSessions): Promise<InstanceLin
 	});
 	return {
 		claimTick: (jobId, tick) => store.claimJobTick(jobId, tick, relay.instance),
+		pruneJobTicks: (before) => pruneJobTicks(store, before),
 		close: () => relay.close(),
 	};
 }

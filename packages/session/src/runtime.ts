@@ -39,7 +39,7 @@ import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel 
 import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
 import type { ModelContext } from "./pruned-context.js";
-import { chooseStoreLocation, openStoreAt } from "./store-url.js";
+import { chooseStoreLocation, openStoreAt, type PgCapacity } from "./store-url.js";
 import { type ToolExecution, toolExecutions } from "./tool-log.js";
 import type { ToolExecutor } from "./tools.js";
 import { checkThinkingLevel, runTurn } from "./turn.js";
@@ -72,6 +72,8 @@ export interface AgentSessionsOptions {
 	 * and skipped instead of decoded.
 	 */
 	maxLineBytes?: number;
+	/** A PostgreSQL store's pool sizes, over config.yaml's `postgres:` (the server's --pg-* flags). */
+	postgres?: PgCapacity;
 	/** Where warnings go (a setting the runtime had to override, say); default console.warn. */
 	onWarning?: (message: string) => void;
 }
@@ -184,6 +186,7 @@ export class AgentSessions {
 				{
 					durability: config.durability,
 					...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+					postgres: { ...config.postgres, ...options.postgres },
 				},
 			));
 		return new AgentSessions(store, config, options);

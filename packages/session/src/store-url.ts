@@ -32,11 +32,28 @@ export function parseStoreLocation(spec: string): StoreLocation {
 export interface OpenStoreOptions {
 	durability?: "write" | "fsync";
 	maxLineBytes?: number;
+	/** A PostgreSQL store's pool sizes (config.yaml's postgres:, the server's --pg-* flags). */
+	postgres?: PgCapacity;
+}
+
+/** How many connections a PostgreSQL store opens: for reads and writes, and one per held lease. */
+export interface PgCapacity {
+	/** Connections for reads and writes (the store's maxConnections; default 10). */
+	poolSize?: number;
+	/** Sessions whose turns run at once on this instance, one connection each (default 25). */
+	maxLeases?: number;
 }
 
 /** Opens the store at a location (PostgreSQL: connects and applies its migrations first). */
 export async function openStoreAt(location: StoreLocation, options: OpenStoreOptions = {}): Promise<SessionStore> {
-	if (location.kind === "postgres") return openPgStore({ url: location.url });
+	if (location.kind === "postgres") {
+		const { poolSize, maxLeases } = options.postgres ?? {};
+		return openPgStore({
+			url: location.url,
+			...(poolSize !== undefined ? { maxConnections: poolSize } : {}),
+			...(maxLeases !== undefined ? { maxLeases } : {}),
+		});
+	}
 	return createFileStore({
 		home: location.home,
 		...(options.durability ? { durability: options.durability } : {}),
