@@ -30,6 +30,7 @@ async function main(): Promise<void> {
 			shutdownGraceMs: args.shutdownGraceMs,
 			...(args.home !== undefined ? { home: args.home } : {}),
 			...(args.store !== undefined ? { store: args.store } : {}),
+			...(args.postgres ? { postgres: args.postgres } : {}),
 		});
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;

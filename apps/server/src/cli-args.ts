@@ -9,6 +9,8 @@ export interface CliArgs {
 	port: number;
 	/** How long running turns may go on after SIGTERM/SIGINT before they are aborted. */
 	shutdownGraceMs: number;
+	/** --pg-pool-size and --pg-max-leases (over config.yaml's postgres:). */
+	postgres?: { poolSize?: number; maxLeases?: number };
 	help: boolean;
 	version: boolean;
 }
@@ -28,6 +30,13 @@ Options:
   --shutdown-grace SECONDS
                 on SIGTERM or Ctrl+C, how long running turns may go on before they are
                 aborted (default ${DEFAULT_SHUTDOWN_GRACE_MS / 1000}); an aborted turn keeps its partial reply
+  --pg-pool-size N
+                PostgreSQL: connections for reads and writes (default config.yaml's
+                postgres.pool_size, else 10)
+  --pg-max-leases N
+                PostgreSQL: sessions whose turns run at once on this instance, one connection
+                each (default postgres.max_leases, else 25); each instance opens about
+                pool size + max leases + 5 connections (see docs/operations.md)
   --help        show this help
   --version     show the version
 
@@ -43,6 +52,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
 			host: { type: "string" },
 			port: { type: "string" },
 			"shutdown-grace": { type: "string" },
+			"pg-pool-size": { type: "string" },
+			"pg-max-leases": { type: "string" },
 			help: { type: "boolean", short: "h" },
 			version: { type: "boolean", short: "v" },
 		},
@@ -59,6 +70,10 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
 	if (grace !== undefined && !/^\d{1,6}(\.\d{1,3})?$/.test(grace)) {
 		throw new Error(`--shutdown-grace must be a number of seconds such as 5 or 0.5, not ${JSON.stringify(grace)}`);
 	}
+	const postgres = {
+		...connectionCount(values["pg-pool-size"], "--pg-pool-size", "poolSize"),
+		...connectionCount(values["pg-max-leases"], "--pg-max-leases", "maxLeases"),
+	};
 	const host = values.host ?? DEFAULT_HOST;
 	if (host.length === 0) throw new Error("--host cannot be empty");
 	return {
@@ -67,7 +82,21 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
 		host,
 		port,
 		shutdownGraceMs: grace === undefined ? DEFAULT_SHUTDOWN_GRACE_MS : Math.round(Number(grace) * 1000),
+		...(Object.keys(postgres).length > 0 ? { postgres } : {}),
 		help: values.help ?? false,
 		version: values.version ?? false,
 	};
+}
+
+function connectionCount<K extends string>(
+	value: string | undefined,
+	flag: string,
+	key: K,
+): Partial<Record<K, number>> {
+	if (value === undefined) return {};
+	const count = Number(value);
+	if (!/^\d{1,4}$/.test(value) || count < 1 || count > 1000) {
+		throw new Error(`${flag} must be a whole number of connections from 1 to 1000, not ${JSON.stringify(value)}`);
+	}
+	return { [key]: count } as Partial<Record<K, number>>;
 }

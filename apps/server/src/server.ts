@@ -1,10 +1,18 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AgentSessions, followStoreChanges, joinInstances, type ResolvedModel, resolveModel } from "@agent/session";
+import {
+	AgentSessions,
+	followStoreChanges,
+	joinInstances,
+	type PgCapacity,
+	type ResolvedModel,
+	resolveModel,
+} from "@agent/session";
 import { getRequestListener } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { attachEventSockets, type EventSockets } from "./event-sockets.js";
 import { createModelCatalog } from "./model-catalog.js";
+import { RetentionSchedule } from "./retention.js";
 import { RunningTurns } from "./running-turns.js";
 import { type JobRunReport, JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, assertSafeBind, checkToken, resolveToken } from "./security.js";
@@ -54,6 +62,8 @@ export interface ServerOptions {
 	shutdownGraceMs?: number;
 	/** Show what other processes write to the store as events (default true; needs a store with `watch`). */
 	followStore?: boolean;
+	/** A PostgreSQL store's pool sizes, over config.yaml's postgres: (--pg-pool-size, --pg-max-leases). */
+	postgres?: PgCapacity;
 }
 
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
@@ -89,6 +99,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		(await AgentSessions.open({
 			...(options.home !== undefined ? { home: options.home } : {}),
 			...(options.store !== undefined ? { storeUrl: options.store } : {}),
+			...(options.postgres ? { postgres: options.postgres } : {}),
 			maxLineBytes: SERVER_MAX_LINE_BYTES,
 		}));
 	const serverConfig = runtime.config.server;
@@ -109,6 +120,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		shutdown.signal,
 		instances.claimTick,
 	);
+	const retention = new RetentionSchedule(runtime, instances, log);
 
 	const storeHome = storeHomeOf(runtime);
 	// Subscribed before anything can start a turn, so every turn's text so far is known.
@@ -140,7 +152,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 			resolve();
 		});
 	});
-	if (options.scheduleJobs !== false) scheduler.start();
+	if (options.scheduleJobs !== false) {
+		scheduler.start();
+		retention.start();
+	}
 
 	const bound = (server.address() as AddressInfo).port;
 	let closing: Promise<void> | undefined;
@@ -155,6 +170,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 			closing ??= (async () => {
 				shutdown.begin();
 				scheduler.stop();
+				retention.stop();
 				sockets.close();
 				const closed = new Promise<void>((resolve) => server.close(() => resolve()));
 				server.closeIdleConnections();
