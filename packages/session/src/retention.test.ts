@@ -140,6 +140,7 @@ describe("retention settings", () => {
 		expect(parseDuration("90d", "x")).toBe(90 * DAY);
 		expect(parseDuration("12h", "x")).toBe(12 * 3_600_000);
 		expect(parseDuration("2w", "x")).toBe(14 * DAY);
+		expect(() => parseDuration("9999999w", "x")).toThrow(/must be a whole number/);
 		expect(() => parseDuration("90 days", "--archived-older-than")).toThrow(
 			/--archived-older-than must be a whole number and a unit .* not "90 days"/,
 		);
