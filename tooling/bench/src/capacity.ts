@@ -142,7 +142,11 @@ function residentMemory(pid: number): { now: number; peak: number } {
 /** The environment that loads heap-probe.ts into a server, answering in `probeFile`. */
 function probeEnv(probeFile: string): NodeJS.ProcessEnv {
 	const probe = new URL("./heap-probe.js", import.meta.url).href;
-	return { NODE_OPTIONS: `--expose-gc --import=${probe}`, BENCH_HEAP_PROBE: probeFile };
+	return {
+		NODE_OPTIONS: `--expose-gc --import=${probe}`,
+		BENCH_HEAP_PROBE: probeFile,
+		...(process.env.BENCH_HEAP_SNAPSHOTS ? { BENCH_HEAP_SNAPSHOTS: process.env.BENCH_HEAP_SNAPSHOTS } : {}),
+	};
 }
 
 /** Asks an instance's probe for process.memoryUsage() after a full GC and waits for the answer. */
