@@ -14,7 +14,7 @@ import { describeMachine } from "./machine.js";
  * machine beside each row (it is shared: the figures move with it).
  */
 
-const USAGE = "usage: node dist/server-capacity.js [--quick] [--only file|pg] [--sockets N]";
+const USAGE = "usage: node dist/server-capacity.js [--quick] [--only file|pg] [--sockets N] [--skip-heap]";
 
 const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
 const load = () => loadavg()[0]?.toFixed(1) ?? "?";
@@ -25,6 +25,7 @@ async function main(): Promise<number> {
 			quick: { type: "boolean", default: false },
 			only: { type: "string" },
 			sockets: { type: "string", default: "500" },
+			"skip-heap": { type: "boolean", default: false },
 		},
 	});
 	if (values.only !== undefined && values.only !== "file" && values.only !== "pg") {
@@ -71,6 +72,7 @@ async function main(): Promise<number> {
 					`| ${store.name} | ${instances} | ${run.turnsPerSecond.toFixed(0)} | ${run.p50.toFixed(0)} ms | ${run.p99.toFixed(0)} ms | ${run.rss.map((rss) => `${mib(rss.now)} (peak ${mib(rss.peak)})`).join(", ")} | ${run.socketsOpen}/${sockets} | ${(run.bytesPerSocket / 1024).toFixed(0)} KiB | ${run.events.toLocaleString("en-US")} | ${before} → ${load()} |`,
 				);
 			}
+			if (values["skip-heap"]) continue;
 			const place = await store.args();
 			const before = load();
 			console.error(`server-capacity: heap, ${store.name}, load ${before}`);
