@@ -29,6 +29,8 @@ export interface CapacityRun extends SendLatency {
 	events: number;
 	/** What opening the sockets added to the instances' heap and external memory after a full GC, per socket, in bytes. */
 	bytesPerSocket: number;
+	/** CPU seconds during the timed turns: the server processes (summed), and this process (the clients and sockets). */
+	cpu: { servers: number; clients: number };
 }
 
 const PROTOCOL = "agent-sessions.v1";
@@ -66,7 +68,14 @@ export async function measureCapacity(
 		}
 		const bytesPerSocket = load.sockets > 0 ? ((await memory()) - withoutSockets) / load.sockets : 0;
 		events = 0;
+		const serversBefore = servers.reduce((sum, server) => sum + cpuSeconds(server.child.pid), 0);
+		const clientsBefore = process.cpuUsage();
 		const latency = await sendTurns(urls, ids, load.clients, load.sendsPerClient);
+		const clients = process.cpuUsage(clientsBefore);
+		const cpu = {
+			servers: servers.reduce((sum, server) => sum + cpuSeconds(server.child.pid), 0) - serversBefore,
+			clients: (clients.user + clients.system) / 1e6,
+		};
 		return {
 			...latency,
 			instances,
@@ -74,6 +83,7 @@ export async function measureCapacity(
 			socketsOpen: sockets.filter((socket) => socket.readyState === WebSocket.OPEN).length,
 			events,
 			bytesPerSocket,
+			cpu,
 		};
 	} finally {
 		for (const socket of sockets) socket.terminate();
@@ -130,6 +140,14 @@ function openSocket(url: string, onMessage: () => void): Promise<WebSocket> {
 		socket.once("error", reject);
 		socket.on("message", onMessage);
 	});
+}
+
+/** User and system CPU time a process has used, in seconds (Linux: /proc/PID/stat, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+	const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+	// The fields after the command (which may hold spaces), from its closing parenthesis on.
+	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** VmRSS and VmHWM of a process, in bytes (Linux). */

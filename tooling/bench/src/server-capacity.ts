@@ -69,7 +69,7 @@ async function main(): Promise<number> {
 					await place.drop();
 				}
 				rows.push(
-					`| ${store.name} | ${instances} | ${run.turnsPerSecond.toFixed(0)} | ${run.p50.toFixed(0)} ms | ${run.p99.toFixed(0)} ms | ${run.rss.map((rss) => `${mib(rss.now)} (peak ${mib(rss.peak)})`).join(", ")} | ${run.socketsOpen}/${sockets} | ${(run.bytesPerSocket / 1024).toFixed(0)} KiB | ${run.events.toLocaleString("en-US")} | ${before} → ${load()} |`,
+					`| ${store.name} | ${instances} | ${run.turnsPerSecond.toFixed(0)} | ${run.p50.toFixed(0)} ms | ${run.p99.toFixed(0)} ms | ${run.rss.map((rss) => `${mib(rss.now)} (peak ${mib(rss.peak)})`).join(", ")} | ${run.socketsOpen}/${sockets} | ${(run.bytesPerSocket / 1024).toFixed(0)} KiB | ${run.events.toLocaleString("en-US")} | ${run.cpu.servers.toFixed(1)} s / ${run.cpu.clients.toFixed(1)} s | ${before} → ${load()} |`,
 				);
 			}
 			if (values["skip-heap"]) continue;
@@ -96,9 +96,9 @@ async function main(): Promise<number> {
 		`${runLoad.clients} clients × ${runLoad.sendsPerClient} turns (\`?wait=1\`) over ${runLoad.sessions} sessions, ${sockets} WebSockets open (one in ${5} on /api/events, the rest on a session's events), demo model at Infinity.\n`,
 	);
 	console.log(
-		"| store | instances | turns/s | p50 | p99 | RSS per instance at the end | sockets open | RSS per socket | events received | load average (1 min) |",
+		"| store | instances | turns/s | p50 | p99 | RSS per instance at the end | sockets open | RSS per socket | events received | CPU: servers / clients | load average (1 min) |",
 	);
-	console.log("|---|---:|---:|---:|---:|---|---:|---:|---:|---|");
+	console.log("|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|");
 	for (const row of rows) console.log(row);
 	console.log(
 		`\nHeap of one instance after a full GC: before, then after each ${heapLoad.turnsPerStep.toLocaleString("en-US")} turns (${heapLoad.clients} clients, ${heapLoad.sessions} sessions); growth is the least-squares slope after the first step.\n`,
