@@ -9,6 +9,25 @@ export interface RetentionRun {
 	jobTicks?: number;
 }
 
+/** Where a run is reported: an event name and its fields (the shape of a structured logger). */
+export type RetentionLog = (
+	level: "info" | "warn",
+	event: string,
+	fields: Record<string, string | number | undefined>,
+) => void;
+
+/** A RetentionLog writing one text line per event (`retention.deleted sessionId=… name="…"`) to `write`. */
+export function textRetentionLog(write: (line: string) => void): RetentionLog {
+	return (_level, event, fields) => {
+		let line = `agent-sessions-server: ${event}`;
+		for (const [key, value] of Object.entries(fields)) {
+			if (value === undefined) continue;
+			line += ` ${key}=${typeof value === "string" && !/^[^\s"'=\\]+$/.test(value) ? JSON.stringify(value) : value}`;
+		}
+		write(line);
+	};
+}
+
 /** The tick claim that makes one instance of several run a scheduled retention (never a job's id: those have no '/'). */
 const RETENTION_JOB = "agent-sessions/retention";
 
@@ -25,7 +44,7 @@ export class RetentionSchedule {
 	constructor(
 		private readonly runtime: AgentSessions,
 		private readonly link: Pick<InstanceLink, "claimTick" | "pruneJobTicks">,
-		private readonly log: (line: string) => void,
+		private readonly log: RetentionLog,
 	) {
 		const { schedule } = runtime.config.retention;
 		try {
@@ -71,24 +90,27 @@ export class RetentionSchedule {
 	}
 
 	private async runLogged(): Promise<void> {
-		const prefix = "agent-sessions-server: retention:";
 		try {
 			const tick = new Date(Math.round(Date.now() / 1000) * 1000);
 			if (this.link.claimTick && !(await this.link.claimTick(RETENTION_JOB, tick))) return;
 			const run = await this.run();
-			if (run.sessions) {
-				const { sessions, failed, cutoff } = run.sessions;
-				for (const session of sessions) {
-					this.log(
-						`${prefix} deleted session ${session.id} (archived ${session.archivedAt}${session.name ? `, ${JSON.stringify(session.name)}` : ""})`,
-					);
-				}
-				for (const failure of failed) this.log(`${prefix} could not delete session ${failure.id}: ${failure.message}`);
-				this.log(`${prefix} ${sessions.length} session(s) archived before ${cutoff} deleted`);
+			for (const session of run.sessions?.sessions ?? []) {
+				this.log("info", "retention.deleted", {
+					sessionId: session.id,
+					archivedAt: session.archivedAt,
+					name: session.name,
+				});
 			}
-			if (run.jobTicks !== undefined) this.log(`${prefix} ${run.jobTicks} old job tick claim(s) deleted`);
+			for (const failure of run.sessions?.failed ?? []) {
+				this.log("warn", "retention.failed", { sessionId: failure.id, error: failure.message });
+			}
+			this.log("info", "retention.ran", {
+				deleted: run.sessions?.sessions.length,
+				archivedBefore: run.sessions?.cutoff,
+				jobTicksDeleted: run.jobTicks,
+			});
 		} catch (error) {
-			this.log(`${prefix} failed: ${(error as Error)?.message ?? String(error)}`);
+			this.log("warn", "retention.failed", { error: (error as Error)?.message ?? String(error) });
 		}
 	}
 }

@@ -12,7 +12,7 @@ import { getRequestListener } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { attachEventSockets, type EventSockets } from "./event-sockets.js";
 import { createModelCatalog } from "./model-catalog.js";
-import { RetentionSchedule } from "./retention.js";
+import { RetentionSchedule, textRetentionLog } from "./retention.js";
 import { RunningTurns } from "./running-turns.js";
 import { type JobRunReport, JobScheduler } from "./scheduler.js";
 import { type AccessPolicy, assertSafeBind, checkToken, resolveToken } from "./security.js";
@@ -120,7 +120,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		shutdown.signal,
 		instances.claimTick,
 	);
-	const retention = new RetentionSchedule(runtime, instances, log);
+	const retention = new RetentionSchedule(runtime, instances, textRetentionLog(log));
 
 	const storeHome = storeHomeOf(runtime);
 	// Subscribed before anything can start a turn, so every turn's text so far is known.

@@ -105,11 +105,13 @@ describe("retention on the server's schedule", () => {
 		const live = (await store.create({ name: "live" })).id;
 		const running = start(home);
 		const url = await running.url;
-		await running.logged(new RegExp(`retention: deleted session ${old} \\(archived .*"archived 100 days ago"\\)`));
-		await running.logged(/retention: 1 session\(s\) archived before \S+ deleted/);
+		await running.logged(
+			new RegExp(`retention\\.deleted sessionId=${old} archivedAt=\\S+ name="archived 100 days ago"`),
+		);
+		await running.logged(/retention\.ran deleted=1 archivedBefore=\S+/);
 		expect((await fetch(`${url}/api/sessions/${old}`)).status).toBe(404);
 		for (const kept of [recent, live]) expect((await fetch(`${url}/api/sessions/${kept}`)).status).toBe(200);
-		expect(running.stderr()).not.toMatch(/job tick/); // the file store keeps no tick claims
+		expect(running.stderr()).not.toMatch(/jobTicksDeleted/); // the file store keeps no tick claims
 	});
 
 	it("refuses to start with a retention.schedule that is not a cron expression", async () => {
@@ -140,7 +142,7 @@ describe.skipIf(server === undefined)("on PostgreSQL", () => {
 		for (const days of [30, 3, 1]) await store.claimJobTick("nightly", new Date(now - days * DAY), "gone-instance");
 		const instances = [start(home, ["--store", database.url]), start(home, ["--store", database.url])];
 		await Promise.all(instances.map((instance) => instance.url));
-		await Promise.race(instances.map((instance) => instance.logged(/retention: deleted session/)));
+		await Promise.race(instances.map((instance) => instance.logged(/retention\.deleted sessionId=/)));
 		// Wait until three retention ticks were claimed after the deletion.
 		for (let tries = 0; tries < 100; tries++) {
 			const { rows } = await store.pool.query<{ n: number }>(
@@ -149,11 +151,11 @@ describe.skipIf(server === undefined)("on PostgreSQL", () => {
 			if ((rows[0]?.n ?? 0) >= 4) break;
 			await new Promise((resolve) => setTimeout(resolve, 250));
 		}
-		const deletions = instances.map((instance) => instance.stderr().match(/retention: deleted session/g)?.length ?? 0);
-		expect(deletions.reduce((sum, n) => sum + n, 0)).toBe(1);
-		const runs = instances.map(
-			(instance) => instance.stderr().match(/retention: \d+ session\(s\) archived before/g)?.length ?? 0,
+		const deletions = instances.map(
+			(instance) => instance.stderr().match(/retention\.deleted sessionId=/g)?.length ?? 0,
 		);
+		expect(deletions.reduce((sum, n) => sum + n, 0)).toBe(1);
+		const runs = instances.map((instance) => instance.stderr().match(/retention\.ran /g)?.length ?? 0);
 		const { rows: claims } = await store.pool.query<{ tick: Date }>(
 			"SELECT tick FROM agent_job_ticks WHERE job_id = 'agent-sessions/retention'",
 		);
