@@ -5,6 +5,7 @@ import { SessionTree } from "@agent/session-format/reading";
 import { expect, it } from "vitest";
 import * as z from "zod";
 import type { ChatFinishEvent, ChatStore } from "../src/index.js";
+import { readUntil } from "./route.js";
 import { describeOnStores, recordsOf } from "./stores.js";
 
 const NODE_MAJOR = Number(process.versions.node.split(".")[0]);
@@ -162,9 +163,7 @@ else
 				model([stepOf("stop", textParts("t", ...words))], 40),
 				{ abortSignal: controller.signal },
 			);
-			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-			let seen = "";
-			while (!seen.includes("upon")) seen += new TextDecoder().decode((await reader.read()).value);
+			await readUntil(response, "upon");
 			controller.abort();
 			const event = await ended;
 			expect(event.isAborted).toBe(true);
@@ -186,9 +185,7 @@ else
 				model([stepOf("stop", textParts("t", ...words))], 40),
 				{ consume: false },
 			);
-			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-			let seen = "";
-			while (!seen.includes("two")) seen += new TextDecoder().decode((await reader.read()).value);
+			const reader = await readUntil(response, "two");
 			await reader.cancel(); // the tab is closed
 			const event = await ended;
 			expect(event.isCancelled).toBe(true);

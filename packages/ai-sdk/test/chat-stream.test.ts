@@ -5,7 +5,7 @@ import type { MessageRecord, StoredRecord } from "@agent/session-format/reading"
 import type { UIMessage } from "ai";
 import { expect, it } from "vitest";
 import { UI_MESSAGE_TYPE } from "../src/index.js";
-import { chatTurn, userMessage } from "./route.js";
+import { chatTurn, readUntil, userMessage } from "./route.js";
 import { reasoning, scriptedModel, step, text, toolCall } from "./scripted-model.js";
 import { describeOnStores, recordsOf } from "./stores.js";
 
@@ -117,9 +117,7 @@ describeOnStores("a chat streamed through the AI SDK", (use) => {
 		const { response, finished } = await chatTurn(chats, chatId, userMessage("u1", "Tell me a story"), model, {
 			abortSignal: controller.signal,
 		});
-		const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-		let seen = "";
-		while (!seen.includes("upon")) seen += new TextDecoder().decode((await reader.read()).value);
+		await readUntil(response, "upon");
 		controller.abort();
 		const event = await finished;
 		expect(event.isAborted).toBe(true);
