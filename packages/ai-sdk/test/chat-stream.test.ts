@@ -171,7 +171,13 @@ describeOnStores("a chat streamed through the AI SDK", (use) => {
 	it("keeps the active stream id for a resume while the reply streams, and clears it when the reply is saved", async () => {
 		const { chats, target } = use();
 		const chatId = await chats.createChat();
-		const model = scriptedModel([step("stop", text("t1", "a ", "resumable ", "reply"))], { chunkDelayInMs: 30 });
+		// The reply holds before its last words until the resume request below is answered: the
+		// stream id must be there while the reply streams, however slowly this test runs.
+		let resumeAnswered: () => void = () => {};
+		const until = new Promise<void>((resolve) => {
+			resumeAnswered = resolve;
+		});
+		const model = scriptedModel([step("stop", text("t1", "a ", "resumable ", "reply"))], { pause: { at: 4, until } });
 		// resumable-stream's part, in memory: the stream kept under its id for GET /api/chat/[id]/stream.
 		const kept = new Map<string, Promise<string>>();
 		let announced: () => void = () => {};
@@ -194,6 +200,7 @@ describeOnStores("a chat streamed through the AI SDK", (use) => {
 		// Another server instance answers the resume request from the store alone.
 		const elsewhere = (await import("../src/index.js")).createChatStore({ store: await target.another() });
 		const streamId = await elsewhere.getActiveStreamId(chatId);
+		resumeAnswered();
 		expect(streamId).toBe("stream-1");
 		expect(await kept.get(streamId as string)).toContain("resumable ");
 
