@@ -1,7 +1,9 @@
 import type { AgentSessions } from "@agent/session";
+import type { AccessGuard } from "./access.js";
 import type { ModelCatalog } from "./model-catalog.js";
 import type { JobScheduler } from "./scheduler.js";
 import type { Shutdown } from "./shutdown.js";
+import type { SpendLedger } from "./spend-ledger.js";
 import type { WebAssets } from "./web-assets.js";
 
 /**
@@ -15,4 +17,9 @@ export interface RouteDeps {
 	assets: WebAssets;
 	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
 	shutdown: Shutdown;
+	/** Users, limits and spend caps in force. */
+	guard: AccessGuard;
+	spend: SpendLedger;
+	/** The path prefix the server is served under ("" for none). */
+	basePath: string;
 }
