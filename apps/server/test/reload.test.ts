@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config.yaml's ${NAME} references are written here
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
