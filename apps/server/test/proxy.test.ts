@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, requiredChromium, skipBrowser, watchErrors } from "./support/chromium.js";
-import { type Instance, startInstance } from "./support/instance.js";
+import { startInstance } from "./support/instance.js";
 import { startReverseProxy } from "./support/reverse-proxy.js";
 
 const TOKEN = "alice-token-0123456789abcd";
