@@ -22,6 +22,7 @@ import { registerTurnRoutes } from "./routes/turns.js";
 import { registerWebPageRoutes } from "./routes/web-page.js";
 import type { JobScheduler } from "./scheduler.js";
 import { bearerToken } from "./security.js";
+import type { SessionOwners } from "./session-owners.js";
 import { Shutdown } from "./shutdown.js";
 import type { SpendLedger } from "./spend-ledger.js";
 import { drainUnreadBody } from "./unread-body.js";
@@ -33,6 +34,8 @@ export interface AppOptions {
 	guard: AccessGuard;
 	/** What each user spent today, for their daily spend cap. */
 	spend: SpendLedger;
+	/** Who created each session (shared with the WebSockets' feed). */
+	owners: SessionOwners;
 	/** The path prefix the server is served under ("" for none): Location headers carry it. */
 	basePath?: string;
 	/** The largest request body accepted, in bytes; larger ones get a 413. */
@@ -123,11 +126,13 @@ export function createApp(options: AppOptions): Hono {
 		shutdown: options.shutdown ?? new Shutdown(),
 		guard,
 		spend: options.spend,
+		owners: options.owners,
 		basePath: options.basePath ?? "",
 	};
 	// Before the routes: a user reaches only their own sessions (an admin every one).
-	app.use("/api/sessions/:id", sessionOwnership(options.runtime));
-	app.use("/api/sessions/:id/*", sessionOwnership(options.runtime));
+	const ownership = sessionOwnership(options.runtime, options.owners);
+	app.use("/api/sessions/:id", ownership);
+	app.use("/api/sessions/:id/*", ownership);
 	registerHealthRoutes(app);
 	registerSessionRoutes(app, deps);
 	registerSearchRoutes(app, deps);

@@ -144,6 +144,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		runtime,
 		guard,
 		spend,
+		owners,
 		basePath,
 		bodyLimitBytes: options.bodyLimitBytes ?? serverConfig.bodyLimitBytes,
 		scheduler,

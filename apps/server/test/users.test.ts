@@ -199,3 +199,35 @@ describe("users: two users on one server (a real process)", () => {
 		expect(server.stderr).not.toContain("not-a-user-token");
 	});
 });
+
+describe("users: a server started after the sessions were created (a real process)", () => {
+	it("alice's feed hears of her session deleted by an admin, though this process never saw it created", async () => {
+		const home = await fs.mkdtemp(path.join(os.tmpdir(), "agent-users-"));
+		const auth = (who: Who) => ({ headers: { Authorization: `Bearer ${TOKENS[who]}` } });
+		try {
+			const first = await startTeamServer(home);
+			const created = await fetch(`${first.url}/api/sessions`, {
+				method: "POST",
+				headers: { ...auth("alice").headers, "Content-Type": "application/json" },
+				body: "{}",
+			});
+			const { id } = (await created.json()) as Metadata;
+			first.child.kill("SIGKILL");
+			await new Promise((resolve) => first.child.once("exit", resolve));
+
+			const server = await startTeamServer(home);
+			try {
+				const feed = await EventClient.connect(`${server.url.replace(/^http/, "ws")}/api/events`, auth("alice"));
+				expect((await fetch(`${server.url}/api/sessions/${id}`, { method: "DELETE", ...auth("admin") })).status).toBe(
+					204,
+				);
+				await feed.waitFor((event) => event.type === "session.deleted" && event.sessionId === id);
+				await feed.close();
+			} finally {
+				server.child.kill("SIGKILL");
+			}
+		} finally {
+			await fs.rm(home, { recursive: true, force: true });
+		}
+	});
+});

@@ -5,7 +5,7 @@ import type { RouteDeps } from "../route-deps.js";
 import { createSessionBody, listQuery, updateSessionBody } from "../schemas.js";
 
 /** The session collection and one session's metadata: list, create, get, rename/archive, delete. */
-export function registerSessionRoutes(app: Hono, { runtime, models, basePath }: RouteDeps): void {
+export function registerSessionRoutes(app: Hono, { runtime, models, basePath, owners }: RouteDeps): void {
 	app.get("/api/sessions", async (c) => {
 		const query = queryParams(c, listQuery);
 		const page = await runtime.list({
@@ -18,6 +18,8 @@ export function registerSessionRoutes(app: Hono, { runtime, models, basePath }: 
 			limit: query.limit ?? 50,
 			...(query.cursor ? { cursor: query.cursor } : {}),
 		});
+		// A session listed is one a page may show: its feed can then tell whose later events are.
+		for (const metadata of page.sessions) owners.remember(metadata);
 		return c.json(page);
 	});
 
