@@ -131,7 +131,7 @@ export function createApp(options: AppOptions): Hono {
 	};
 	// Before the routes: a user reaches only their own sessions (an admin every one).
 	const ownership = sessionOwnership(options.runtime, options.owners);
-	app.use("/api/sessions/:id", ownership);
+	// Hono's "/:id/*" matches "/api/sessions/:id" itself too.
 	app.use("/api/sessions/:id/*", ownership);
 	registerHealthRoutes(app);
 	registerSessionRoutes(app, deps);
