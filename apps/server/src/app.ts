@@ -1,9 +1,13 @@
+import type { IncomingMessage } from "node:http";
 import type { AgentSessions } from "@agent/session";
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import type { AccessGuard } from "./access.js";
+import type { ClientView } from "./client-view.js";
 import { HttpError, hideStorePath, toHttpError } from "./http-error.js";
 import type { ModelCatalog } from "./model-catalog.js";
+import { sessionOwnership } from "./ownership.js";
 import type { RouteDeps } from "./route-deps.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerJobRoutes } from "./routes/jobs.js";
@@ -13,17 +17,27 @@ import { registerSearchRoutes } from "./routes/search.js";
 import { registerSessionActionRoutes } from "./routes/session-actions.js";
 import { registerSessionReadRoutes } from "./routes/session-reads.js";
 import { registerSessionRoutes } from "./routes/sessions.js";
+import { registerStatsRoutes } from "./routes/stats.js";
 import { registerTurnRoutes } from "./routes/turns.js";
 import { registerWebPageRoutes } from "./routes/web-page.js";
 import type { JobScheduler } from "./scheduler.js";
-import { type AccessPolicy, bearerToken, refuseRequest, tokenMatches } from "./security.js";
+import { bearerToken } from "./security.js";
+import type { SessionOwners } from "./session-owners.js";
 import { Shutdown } from "./shutdown.js";
+import type { SpendLedger } from "./spend-ledger.js";
 import { drainUnreadBody } from "./unread-body.js";
 import type { WebAssets } from "./web-assets.js";
 
 export interface AppOptions {
 	runtime: AgentSessions;
-	policy: AccessPolicy;
+	/** Host/Origin guards, users and tokens, per-client limits: the settings SIGHUP reloads. */
+	guard: AccessGuard;
+	/** What each user spent today, for their daily spend cap. */
+	spend: SpendLedger;
+	/** Who created each session (shared with the WebSockets' feed). */
+	owners: SessionOwners;
+	/** The path prefix the server is served under ("" for none): Location headers carry it. */
+	basePath?: string;
 	/** The largest request body accepted, in bytes; larger ones get a 413. */
 	bodyLimitBytes: number;
 	scheduler: JobScheduler;
@@ -49,45 +63,46 @@ const apiResponseHeaders: MiddlewareHandler = async (c, next) => {
 	}
 };
 
-/** The Hono app: access guards, CORS (only when configured), the token check, the body limit, and the routes. */
+/** The client and host of a request as the client sent them (behind trusted proxies, as forwarded). */
+function viewOf(c: Context, guard: AccessGuard): ClientView {
+	const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+	return guard.view(incoming?.headers ?? { host: c.req.header("host") }, incoming?.socket.remoteAddress);
+}
+
+/**
+ * The Hono app: Host/Origin guards, CORS (only when configured), the user's token and the
+ * client's request rate, the body limit, who may see which session, and the routes.
+ */
 export function createApp(options: AppOptions): Hono {
 	const app = new Hono();
-	const { policy } = options;
+	const { guard } = options;
 
 	app.use("*", drainUnreadBody);
 	app.use("*", apiResponseHeaders);
 	app.use("*", async (c, next) => {
-		const refused = refuseRequest(policy, { host: c.req.header("host"), origin: c.req.header("origin") });
-		if (refused) throw new HttpError(refused.status, refused.code, refused.message);
+		const refused = guard.refuse(viewOf(c, guard), c.req.header("origin"));
+		if (refused) throw refused;
 		await next();
 	});
 
-	if (policy.corsOrigins.length > 0) {
-		app.use(
-			"/api/*",
-			cors({
-				origin: (origin) => (policy.corsOrigins.includes(origin) ? origin : null),
-				allowMethods: ["GET", "POST", "PATCH", "DELETE"],
-				allowHeaders: ["Authorization", "Content-Type"],
-				maxAge: 600,
-			}),
-		);
-	}
+	const corsHandler = cors({
+		origin: (origin) => (guard.settings.policy.corsOrigins.includes(origin) ? origin : null),
+		allowMethods: ["GET", "POST", "PATCH", "DELETE"],
+		allowHeaders: ["Authorization", "Content-Type"],
+		maxAge: 600,
+	});
+	// Read per request: a SIGHUP reload may change the origins.
+	app.use("/api/*", (c, next) => (guard.settings.policy.corsOrigins.length > 0 ? corsHandler(c, next) : next()));
 
-	if (policy.token) {
-		const token = policy.token;
-		app.use("/api/*", async (c, next) => {
-			if (!tokenMatches(bearerToken(c.req.header("authorization")), token)) {
-				c.header("WWW-Authenticate", 'Bearer realm="agent-sessions"');
-				throw new HttpError(
-					401,
-					"UNAUTHORIZED",
-					"agent-sessions-server: this server needs `Authorization: Bearer <token>` (the token from AGENT_SERVER_TOKEN or config.yaml's server.token)",
-				);
-			}
-			await next();
-		});
-	}
+	app.use("/api/*", async (c, next) => {
+		const admitted = guard.admit(
+			viewOf(c, guard),
+			bearerToken(c.req.header("authorization")),
+			`${c.req.method} ${c.req.path}`,
+		);
+		c.set("user", admitted.user);
+		await next();
+	});
 
 	app.use(
 		"/api/*",
@@ -109,7 +124,15 @@ export function createApp(options: AppOptions): Hono {
 		scheduler: options.scheduler,
 		assets: options.assets,
 		shutdown: options.shutdown ?? new Shutdown(),
+		guard,
+		spend: options.spend,
+		owners: options.owners,
+		basePath: options.basePath ?? "",
 	};
+	// Before the routes: a user reaches only their own sessions (an admin every one).
+	const ownership = sessionOwnership(options.runtime, options.owners);
+	// Hono's "/:id/*" matches "/api/sessions/:id" itself too.
+	app.use("/api/sessions/:id/*", ownership);
 	registerHealthRoutes(app);
 	registerSessionRoutes(app, deps);
 	registerSearchRoutes(app, deps);
@@ -119,6 +142,7 @@ export function createApp(options: AppOptions): Hono {
 	registerSessionActionRoutes(app, deps);
 	registerJobRoutes(app, deps);
 	registerModelRoutes(app, deps);
+	registerStatsRoutes(app, deps);
 	registerWebPageRoutes(app, deps);
 
 	app.notFound((c) =>
@@ -132,6 +156,8 @@ export function createApp(options: AppOptions): Hono {
 		const httpError = toHttpError(error);
 		// Model failures (502) and aborts (503) reach the client and the event stream; only our own failures are logged.
 		if (httpError.status === 500) options.logError(error);
+		if (httpError.status === 401) c.header("WWW-Authenticate", 'Bearer realm="agent-sessions"');
+		if (httpError.retryAfter !== undefined) c.header("Retry-After", String(httpError.retryAfter));
 		const body = httpError.toBody();
 		body.error.message = hideStorePath(body.error.message, options.storeHome);
 		return c.json(body, httpError.status as 400);

@@ -68,6 +68,11 @@ async function main(): Promise<void> {
 	};
 	process.on("SIGINT", stop);
 	process.on("SIGTERM", stop);
+	// SIGHUP reloads config.yaml (users, tokens, limits): a token rotates with no restart. A reload
+	// that fails is logged and leaves the settings in force.
+	process.on("SIGHUP", () => {
+		void server.reload();
+	});
 }
 
 await main();

@@ -23,7 +23,7 @@ Options:
                 serve one database), file:///path or a directory (default $AGENT_STORE,
                 else config.yaml's store:, else the home)
   --host HOST   the address to bind (default ${DEFAULT_HOST}); any non-loopback host needs a token
-                in AGENT_SERVER_TOKEN or config.yaml's server.token
+                in AGENT_SERVER_TOKEN, config.yaml's server.token or server.users
   --port PORT   the port (default ${DEFAULT_PORT}); 0 picks a free one
   --shutdown-grace SECONDS
                 on SIGTERM or Ctrl+C, how long running turns may go on before they are
@@ -31,6 +31,7 @@ Options:
   --help        show this help
   --version     show the version
 
+SIGHUP reloads config.yaml's users, tokens and limits with no restart.
 The first line on stdout is \`listening on http://HOST:PORT\`.`;
 
 /** Parses the command line; throws an Error whose message says what is wrong. */

@@ -1,15 +1,27 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AgentSessions, followStoreChanges, joinInstances, type ResolvedModel, resolveModel } from "@agent/session";
+import {
+	AgentSessions,
+	followStoreChanges,
+	joinInstances,
+	loadConfig,
+	type ResolvedModel,
+	resolveModel,
+} from "@agent/session";
+import { resolveHome } from "@agent/session-fs";
 import { getRequestListener } from "@hono/node-server";
+import { AccessGuard, type AccessOverrides, accessSettings } from "./access.js";
 import { createApp } from "./app.js";
+import { stripBasePath } from "./base-path.js";
 import { attachEventSockets, type EventSockets } from "./event-sockets.js";
+import { type Log, lineLog } from "./log.js";
 import { createModelCatalog } from "./model-catalog.js";
 import { RunningTurns } from "./running-turns.js";
 import { type JobRunReport, JobScheduler } from "./scheduler.js";
-import { type AccessPolicy, assertSafeBind, checkToken, resolveToken } from "./security.js";
 import type { SendBudgetOptions } from "./send-budget.js";
+import { SessionOwners } from "./session-owners.js";
 import { Shutdown } from "./shutdown.js";
+import { SpendLedger } from "./spend-ledger.js";
 import { loadWebAssets } from "./web-assets.js";
 
 /**
@@ -39,6 +51,8 @@ export interface ServerOptions {
 	corsOrigins?: string[];
 	/** Default config.yaml's server.body_limit_bytes. */
 	bodyLimitBytes?: number;
+	/** The path prefix to serve under, e.g. "/agents"; default config.yaml's server.base_path (none). */
+	basePath?: string;
 	/** Resolves model names the way the runtime does (pass the same resolver given to the runtime). */
 	resolveModel?: (name: string) => ResolvedModel;
 	/** Directory of the built web page; default dist/web. */
@@ -67,8 +81,14 @@ export interface RunningServer {
 	port: number;
 	runtime: AgentSessions;
 	scheduler: JobScheduler;
-	/** Whether API requests need a bearer token. */
-	requiresToken: boolean;
+	/** Whether API requests need a bearer token (as the config in force says). */
+	readonly requiresToken: boolean;
+	/**
+	 * Reads config.yaml again and puts its users, tokens, CORS origins, proxy and limit settings in
+	 * force (SIGHUP does this). Resolves false, logging why and keeping the settings in force, when
+	 * the file does not load or would not work (e.g. no token left on a non-loopback bind).
+	 */
+	reload(): Promise<boolean>;
 	/**
 	 * Stops scheduling and taking turns, closes sockets and connections, lets running turns finish
 	 * for the grace period, then aborts them (each stores its partial reply, marked aborted) and
@@ -81,7 +101,8 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
 	const host = options.host ?? DEFAULT_HOST;
 	const port = options.port ?? DEFAULT_PORT;
-	const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+	const write = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+	const log = lineLog(write);
 	const ownsRuntime = !options.runtime;
 	if (options.home !== undefined) checkHome(options.home, "the home option");
 	const runtime =
@@ -92,12 +113,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 			maxLineBytes: SERVER_MAX_LINE_BYTES,
 		}));
 	const serverConfig = runtime.config.server;
-	const token =
-		options.token !== undefined
-			? checkToken(options.token, "the token")
-			: resolveToken(serverConfig.token, options.env ?? process.env);
-	assertSafeBind(host, token);
-	const policy: AccessPolicy = { token, corsOrigins: options.corsOrigins ?? serverConfig.corsOrigins };
+	const env = options.env ?? process.env;
+	const overrides: AccessOverrides = {
+		env,
+		...(options.token !== undefined ? { token: options.token } : {}),
+		...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
+	};
+	const guard = new AccessGuard(accessSettings(serverConfig, overrides, host), log);
+	const basePath = options.basePath ?? serverConfig.basePath;
+	// Where config.yaml is read again on reload: the home the runtime was opened at.
+	const configHome = options.home !== undefined || ownsRuntime ? resolveHome(options.home) : storeHomeOf(runtime);
 	const shutdown = new Shutdown();
 	const instances = await joinInstances(runtime);
 	// Writes from other processes (a terminal's `agent-sessions send`, another tool) become events too.
@@ -105,7 +130,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	const scheduler = new JobScheduler(
 		runtime,
 		runtime.config.jobs,
-		(report) => logJobRun(log, report),
+		(report) => logJobRun(write, report),
 		shutdown.signal,
 		instances.claimTick,
 	);
@@ -113,21 +138,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	const storeHome = storeHomeOf(runtime);
 	// Subscribed before anything can start a turn, so every turn's text so far is known.
 	const turns = new RunningTurns(runtime);
+	const owners = new SessionOwners(runtime);
+	const spend = new SpendLedger(runtime.store);
 	const app = createApp({
 		runtime,
-		policy,
+		guard,
+		spend,
+		owners,
+		basePath,
 		bodyLimitBytes: options.bodyLimitBytes ?? serverConfig.bodyLimitBytes,
 		scheduler,
 		assets: loadWebAssets(options.webRoot),
 		models: createModelCatalog(options.resolveModel ?? resolveModel),
-		logError: (error) => log(`agent-sessions-server: request failed: ${(error as Error)?.stack ?? String(error)}`),
+		logError: (error) => write(`agent-sessions-server: request failed: ${(error as Error)?.stack ?? String(error)}`),
 		...(storeHome ? { storeHome } : {}),
 		shutdown,
 	});
-	const server = http.createServer(getRequestListener(app.fetch));
+	const server = http.createServer(underBasePath(basePath, getRequestListener(app.fetch)));
 	const sockets: EventSockets = attachEventSockets(server, {
 		runtime,
-		policy,
+		guard,
+		owners,
+		basePath,
 		...(options.socketBudget ? { budget: options.socketBudget } : {}),
 		...(storeHome ? { storeHome } : {}),
 		turns,
@@ -150,7 +182,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 		port: bound,
 		runtime,
 		scheduler,
-		requiresToken: token !== undefined,
+		get requiresToken() {
+			return guard.settings.users.requireToken;
+		},
+		reload: () => reloadConfig({ configHome, env, overrides, host, basePath, guard, log }),
 		close() {
 			closing ??= (async () => {
 				shutdown.begin();
@@ -160,10 +195,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 				server.closeIdleConnections();
 				const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
 				if (!(await settlesWithin(runtime.idle(), graceMs))) {
-					log(`agent-sessions-server: aborting the turns still running after ${graceMs} ms`);
+					write(`agent-sessions-server: aborting the turns still running after ${graceMs} ms`);
 					shutdown.abort();
 					if (!(await settlesWithin(runtime.idle(), ABORT_SETTLE_MS))) {
-						log("agent-sessions-server: a turn did not stop after its abort; stopping without it");
+						write("agent-sessions-server: a turn did not stop after its abort; stopping without it");
 					}
 				}
 				server.closeAllConnections();
@@ -171,11 +206,73 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 				await instances.close();
 				await follow?.close();
 				turns.close();
+				owners.close();
 				if (ownsRuntime) await settlesWithin(runtime.idle(), ABORT_SETTLE_MS);
 			})();
 			return closing;
 		},
 	};
+}
+
+/**
+ * The request listener under a base path: "/base/..." is served as "/...", "/base" is redirected to
+ * "/base/" (the page's URLs are relative to it), anything else is a 404.
+ */
+function underBasePath(basePath: string, listener: http.RequestListener): http.RequestListener {
+	if (basePath === "") return listener;
+	return (request, response) => {
+		const inner = stripBasePath(request.url ?? "/", basePath);
+		if (inner === "") {
+			const query = (request.url ?? "").slice(basePath.length);
+			response.writeHead(308, { Location: `${basePath}/${query}`, "Content-Length": "0" }).end();
+			return;
+		}
+		if (inner === undefined) {
+			const body = JSON.stringify({
+				error: { code: "NOT_FOUND", message: `agent-sessions-server: this server is served under ${basePath}/` },
+			});
+			response
+				.writeHead(404, {
+					"Content-Type": "application/json; charset=utf-8",
+					"Content-Length": Buffer.byteLength(body),
+				})
+				.end(body);
+			return;
+		}
+		request.url = inner;
+		listener(request, response);
+	};
+}
+
+/** Reads config.yaml again and puts its access settings in force; on failure logs why and keeps the old ones. */
+async function reloadConfig(context: {
+	configHome: string | undefined;
+	env: NodeJS.ProcessEnv;
+	overrides: AccessOverrides;
+	host: string;
+	basePath: string;
+	guard: AccessGuard;
+	log: Log;
+}): Promise<boolean> {
+	const { configHome, log } = context;
+	try {
+		if (configHome === undefined)
+			throw new Error("this server was given a runtime without a home, so it has no config.yaml to read");
+		const config = await loadConfig(configHome, context.env);
+		const settings = accessSettings(config.server, context.overrides, context.host);
+		context.guard.update(settings);
+		log("info", "config.reloaded", { users: settings.users.size });
+		if (config.server.basePath !== context.basePath) {
+			log("warn", "config.restart_needed", { key: "server.base_path", in_force: context.basePath || "/" });
+		}
+		return true;
+	} catch (error) {
+		log("error", "config.reload_failed", {
+			reason: ((error as Error)?.message ?? String(error)).replace(/^(agent-sessions-server|@agent\/session): /, ""),
+			kept: "the settings in force",
+		});
+		return false;
+	}
 }
 
 /**

@@ -124,11 +124,12 @@ const HEADER_KEYS = [
 	"systemPromptOverride",
 	"identityKey",
 	"cwd",
+	"createdBy",
 	"importedFrom",
 	"forkedFrom",
 	"uptimeSeconds",
 ];
-const HEADER_STRING_KEYS = ["name", "model", "cronJobId", "systemPromptOverride", "identityKey", "cwd"];
+const HEADER_STRING_KEYS = ["name", "model", "cronJobId", "systemPromptOverride", "identityKey", "cwd", "createdBy"];
 const IMPORTED_FROM_KEYS = ["format", "sourceId"];
 const FORKED_FROM_KEYS = ["sessionId", "seq"];
 const USAGE_KEYS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"];

@@ -110,7 +110,7 @@ export { loadSchemaChecks, schemaChecksLoaded, tryCheckMetadata, tryParseRecordL
 export { recordLine, serializeRecord } from "./serialize.js";
 export { type SessionContextDefaults, sessionContextDefaults } from "./session-defaults.js";
 export type { CompactionConfig } from "./settings.js";
-export { type ModelStats, type SessionStats, summarizeSessions } from "./stats.js";
+export { type ModelStats, type SessionStats, summarizeSessions, type UserStats } from "./stats.js";
 export {
 	checkAcceptedTurn,
 	checkCreateOptions,

@@ -38,6 +38,11 @@ export interface CreateSessionOptions {
 	importedFrom?: { format: string; sourceId: string };
 	/** The working directory the session belongs to (a project); `list({ cwd })` finds it. */
 	cwd?: string;
+	/**
+	 * The user that created the session (a server's authenticated user): a creation fact in its log,
+	 * which `list({ createdBy })` and `search(q, { createdBy })` filter on. A fork keeps it.
+	 */
+	createdBy?: string;
 	/** Active time the session starts with (an importer keeps its source's); default 0. */
 	uptimeSeconds?: number;
 	/**
@@ -106,6 +111,8 @@ export interface ListOptions {
 	identityKey?: string;
 	/** Only sessions that record this working directory. */
 	cwd?: string;
+	/** Only sessions created by this user (CreateSessionOptions.createdBy). */
+	createdBy?: string;
 	limit?: number;
 	/** The nextCursor of a previous page. */
 	cursor?: string;
@@ -116,6 +123,8 @@ export interface SearchOptions {
 	archived?: boolean | "only";
 	/** Only sessions that record this working directory. */
 	cwd?: string;
+	/** Only sessions created by this user (CreateSessionOptions.createdBy). */
+	createdBy?: string;
 	/** At most this many hits (default 100). */
 	limit?: number;
 	signal?: AbortSignal;

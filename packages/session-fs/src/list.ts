@@ -110,6 +110,7 @@ function matches(session: ListedSession, options: ListOptions): boolean {
 	if (options.source !== undefined && session.metadata.source !== options.source) return false;
 	if (options.identityKey !== undefined && session.metadata.identityKey !== options.identityKey) return false;
 	if (options.cwd !== undefined && session.metadata.cwd !== options.cwd) return false;
+	if (options.createdBy !== undefined && session.metadata.createdBy !== options.createdBy) return false;
 	if (options.search !== undefined && options.search.length > 0) {
 		if (!listSearchMatches(options.search, session.id, session.metadata.name)) return false;
 	}

@@ -67,6 +67,7 @@ export const METADATA_KEYS: readonly string[] = [
 	"compactionCount",
 	"importedFrom",
 	"cwd",
+	"createdBy",
 	"firstMessage",
 ];
 /** Required here: the schema gives them defaults, and a file without them goes to the schema. */
@@ -79,6 +80,7 @@ const OPTIONAL_STRINGS = [
 	"identityKey",
 	"thinkingLevel",
 	"cwd",
+	"createdBy",
 	"firstMessage",
 ];
 const WHOLE_COUNTS = ["messageCount", "lastSeq", "logBytes"];

@@ -228,6 +228,7 @@ export class FileSessionStore implements SessionStore, SessionImportTarget {
 		checkSearchArgs(query, options);
 		const listing: ListOptions = { archived: options.archived ?? false };
 		if (options.cwd !== undefined) listing.cwd = options.cwd;
+		if (options.createdBy !== undefined) listing.createdBy = options.createdBy;
 		const { sessions } = await this.list(listing);
 		return searchLogs(query, options, {
 			sessions,

@@ -275,6 +275,7 @@ const COMPARED = [
 	"systemPromptOverride",
 	"identityKey",
 	"cwd",
+	"createdBy",
 	"importedFrom",
 	"forkedFrom",
 	"archivedAt",

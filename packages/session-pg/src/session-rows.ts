@@ -64,8 +64,9 @@ function nullableColumn(text: string | undefined): string | null {
 	return text === undefined ? null : columnText(text);
 }
 
+// created_by is read from the metadata itself ($2), so that no statement's other parameters move.
 const SET_METADATA =
-	"metadata = $2, last_seq = $3, sort_ms = $4, archived = $5, source = $6, identity_key = $7, cwd = $8, name = $9";
+	"metadata = $2, last_seq = $3, sort_ms = $4, archived = $5, source = $6, identity_key = $7, cwd = $8, name = $9, created_by = $2::jsonb->>'createdBy'";
 
 /**
  * An append's writes in one statement (one round trip): the records, the metadata after them, and

@@ -4,7 +4,11 @@ export {
 	DEFAULT_MAX_TOOL_STEPS,
 	loadConfig,
 	resolveConfig,
+	type ServerConfig,
+	type ServerLimits,
+	type ServerUser,
 } from "./config.js";
+export { expandEnv } from "./config-env.js";
 export {
 	type AgentConfigFile,
 	agentConfigSchema,

@@ -3,8 +3,10 @@ import { isAgentSessionError } from "@agent/session-format";
 import type { Context, Hono } from "hono";
 import { HttpError, toHttpError } from "../http-error.js";
 import { jsonBody, queryParams, sessionIdParam, strictPathParam } from "../request-input.js";
+import { creatorOf, userOf } from "../request-user.js";
 import type { RouteDeps } from "../route-deps.js";
 import { identityKeyParam, sendMessageBody, sendMessageQuery } from "../schemas.js";
+import { checkSpend } from "../spend-ledger.js";
 
 /**
  * POST /api/sessions/:id/messages: queues a turn (S7.10: turns of one session run one at a time,
@@ -13,7 +15,7 @@ import { identityKeyParam, sendMessageBody, sendMessageQuery } from "../schemas.
  * POST /api/identities/:key/messages: the same, to the latest session of an identity key (one is
  * created when it has none; `created` says so).
  */
-export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: RouteDeps): void {
+export function registerMessageRoutes(app: Hono, { runtime, models, shutdown, guard, spend }: RouteDeps): void {
 	app.post("/api/sessions/:id/messages", async (c) => {
 		const id = sessionIdParam(c);
 		const query = queryParams(c, sendMessageQuery);
@@ -22,6 +24,7 @@ export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: 
 		shutdown.refuseIfStopping();
 		const metadata = await runtime.metadata(id);
 		models.checkCredentials(body.model ?? (metadata.model || runtime.defaultModel()));
+		await checkSpend(guard, spend, userOf(c));
 		// A 400 now, before anything is queued; the turn checks again under the lease.
 		if (body.parentSeq !== undefined) await checkParentSeq(runtime.store, id, body.parentSeq);
 		const turn = runtime.enqueue(id, body.content, sendOptions(body, shutdown.signal));
@@ -50,7 +53,15 @@ export function registerMessageRoutes(app: Hono, { runtime, models, shutdown }: 
 		if (body.model) models.check(body.model);
 		shutdown.refuseIfStopping();
 		models.checkCredentials(body.model ?? runtime.defaultModel());
-		const turn = await runtime.enqueueForIdentity(parsed.data, body.content, sendOptions(body, shutdown.signal));
+		const user = userOf(c);
+		await checkSpend(guard, spend, user);
+		// A user's identity keys are theirs: only their sessions are found, a new one is theirs. An
+		// admin's send finds any session of the key (as before users existed) and creates as admin.
+		const turn = await runtime.enqueueForIdentity(parsed.data, body.content, {
+			...sendOptions(body, shutdown.signal),
+			create: creatorOf(user),
+			...(user.admin || user.name === undefined ? {} : { owner: user.name }),
+		});
 		return answer(c, turn.sessionId, turn, query.wait === true, { identityKey: parsed.data, created: turn.created });
 	});
 }
