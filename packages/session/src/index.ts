@@ -16,6 +16,7 @@ export { checkParentSeq } from "./continue-from.js";
 export { DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
 export {
 	type EventError,
+	type EventOrigin,
 	type SessionEvent,
 	type SessionEventListener,
 	SessionEvents,
@@ -23,6 +24,7 @@ export {
 	toEventError,
 } from "./events.js";
 export { type InstanceLink, joinInstances } from "./instances.js";
+export { isInterruption, TurnInterruption } from "./interruption.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { type MigrationProgress, type MigrationResult, migrateStore } from "./migrate-store.js";
 export { type ModelContextSettings, modelContextOf, readModelContext } from "./model-context.js";
