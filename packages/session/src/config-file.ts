@@ -52,6 +52,14 @@ export const agentConfigSchema = lazySchema(() =>
 					token: z.string().min(16, "a server token needs at least 16 characters").optional(),
 					cors_origins: z.array(z.string()).optional(),
 					body_limit_bytes: z.number().int().min(1024).optional(),
+					/** Turns that may wait behind a session's running one; a send past it is refused (429). */
+					max_queued_turns: z.number().int().min(0).max(100_000).optional(),
+					/** Turns one server instance runs at once, across sessions; the others wait, queued. */
+					max_concurrent_turns: z.number().int().min(1).max(10_000).optional(),
+					/** A token for GET /metrics alone (a scraper), besides the API's. */
+					metrics_token: z.string().min(16, "a metrics token needs at least 16 characters").optional(),
+					/** Where OpenTelemetry spans go (OTLP/HTTP, e.g. http://collector:4318); OTEL_EXPORTER_OTLP_ENDPOINT wins. */
+					otlp_endpoint: z.string().url("otlp_endpoint must be a URL such as http://collector:4318").optional(),
 				})
 				.strict()
 				.optional(),

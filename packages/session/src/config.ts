@@ -17,11 +17,21 @@ export interface AgentConfig {
 	llmTitles: boolean;
 	maxToolSteps: number;
 	jobs: ScheduledJob[];
-	server: { token?: string; corsOrigins: string[]; bodyLimitBytes: number };
+	server: {
+		token?: string;
+		corsOrigins: string[];
+		bodyLimitBytes: number;
+		maxQueuedTurns: number;
+		maxConcurrentTurns: number;
+		metricsToken?: string;
+		otlpEndpoint?: string;
+	};
 }
 
 export const DEFAULT_MAX_TOOL_STEPS = 25;
 export const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_QUEUED_TURNS = 100;
+export const DEFAULT_MAX_CONCURRENT_TURNS = 64;
 
 /** Applies defaults to a parsed config file. */
 export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
@@ -34,8 +44,12 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 		server: {
 			corsOrigins: file.server?.cors_origins ?? [],
 			bodyLimitBytes: file.server?.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
+			maxQueuedTurns: file.server?.max_queued_turns ?? DEFAULT_MAX_QUEUED_TURNS,
+			maxConcurrentTurns: file.server?.max_concurrent_turns ?? DEFAULT_MAX_CONCURRENT_TURNS,
 		},
 	};
+	if (file.server?.metrics_token) config.server.metricsToken = file.server.metrics_token;
+	if (file.server?.otlp_endpoint) config.server.otlpEndpoint = file.server.otlp_endpoint;
 	if (file.default_model) config.defaultModel = file.default_model;
 	if (file.store) config.store = file.store;
 	if (file.compaction_model) config.compactionModel = file.compaction_model;

@@ -1,6 +1,8 @@
 export {
 	type AgentConfig,
 	DEFAULT_BODY_LIMIT_BYTES,
+	DEFAULT_MAX_CONCURRENT_TURNS,
+	DEFAULT_MAX_QUEUED_TURNS,
 	DEFAULT_MAX_TOOL_STEPS,
 	loadConfig,
 	resolveConfig,
