@@ -445,23 +445,14 @@ export class AgentSessions {
 		options: SendOptions,
 		journaled: boolean,
 	): Promise<TurnResult> {
-		const progress = { leased: false };
-		let keepNoted = false;
+		const progress = { leased: false, keepNoted: false };
 		try {
 			return await this.runQueuedTurn(sessionId, turnId, content, options, journaled, progress);
-		} catch (error) {
-			// Stopped by its process stopping before it started: it was acknowledged, so the log tells it
-			// (or, when that fails, the journal keeps it, to be recorded as lost when the session is next used).
-			if (journaled && !progress.leased && isInterruption(options.signal?.reason)) {
-				keepNoted = !(await recordUnstartedTurn(this.store, sessionId, turnId, {
-					waitMs: Math.min(this.leaseWaitMs(), 5000),
-					onRecord: (record) => this.events.emit({ type: "record.appended", sessionId, record }),
-				}));
-			}
-			throw error;
 		} finally {
 			// Its turn record is in the log (or it never started, or it was recorded as lost elsewhere).
-			if (journaled && !keepNoted) await this.store.forgetAcceptedTurn?.(sessionId, turnId).catch(() => undefined);
+			if (journaled && !progress.keepNoted) {
+				await this.store.forgetAcceptedTurn?.(sessionId, turnId).catch(() => undefined);
+			}
 		}
 	}
 
@@ -471,7 +462,7 @@ export class AgentSessions {
 		content: ContentBlock[],
 		options: SendOptions,
 		journaled: boolean,
-		progress: { leased: boolean },
+		progress: { leased: boolean; keepNoted: boolean },
 	): Promise<TurnResult> {
 		this.controls.started(turnId);
 		this.events.emit({ type: "turn.started", sessionId, turnId });
@@ -548,6 +539,14 @@ export class AgentSessions {
 			this.events.emit({ type: "turn.completed", sessionId, turnId, records });
 			return result;
 		} catch (error) {
+			// Stopped by its process stopping before it started: it was acknowledged, so the log tells it
+			// (or, when that fails, the journal keeps it, to be recorded as lost when the session is next used).
+			if (journaled && !progress.leased && isInterruption(options.signal?.reason)) {
+				progress.keepNoted = !(await recordUnstartedTurn(this.store, sessionId, turnId, {
+					waitMs: Math.min(this.leaseWaitMs(), 5000),
+					onRecord: (record) => this.events.emit({ type: "record.appended", sessionId, record }),
+				}));
+			}
 			this.events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
 			throw error;
 		}

@@ -107,6 +107,8 @@ describe("a turn stopped by an interruption (its process stopping) is recorded a
 		const session = await runtime.create({ model: "faux/faux-small" });
 		await runtime.send(session.id, "first, so that the session is written");
 		const stopping = new AbortController();
+		const told: SessionEvent[] = [];
+		runtime.subscribe((event) => told.push(event));
 		const streaming = eventWhere(runtime, (event) => event.type === "turn.delta");
 		const turns = ["running one", "queued two", "queued three"].map((text) =>
 			runtime.enqueue(session.id, `${text}: tell me a long story about the sea`, { signal: stopping.signal }),
@@ -139,6 +141,16 @@ describe("a turn stopped by an interruption (its process stopping) is recorded a
 			const question = own[0];
 			expect(question?.recordType === "message" && JSON.stringify(question.content)).toContain(text);
 			expect(own[1]?.recordType === "message" && own[1].stopReason).toBe("aborted");
+		}
+		// Listeners learn of each turn's record before its turn.failed (a log line can say "interrupted").
+		for (const turn of turns) {
+			const recorded = told.findIndex(
+				(event) =>
+					event.type === "record.appended" && event.record.recordType === "turn" && event.record.turnId === turn.turnId,
+			);
+			const failed = told.findIndex((event) => event.type === "turn.failed" && event.turnId === turn.turnId);
+			expect(recorded).toBeGreaterThanOrEqual(0);
+			expect(recorded).toBeLessThan(failed);
 		}
 		// Nothing stays in the journal: the next turn records nothing more.
 		expect(await runtime.store.acceptedTurns?.(session.id)).toEqual([]);
