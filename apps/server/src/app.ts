@@ -3,9 +3,11 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { HttpError, hideStorePath, toHttpError } from "./http-error.js";
+import type { Log } from "./log.js";
 import type { ModelCatalog } from "./model-catalog.js";
-import type { RouteDeps } from "./route-deps.js";
-import { registerHealthRoutes } from "./routes/health.js";
+import { requestLog } from "./request-log.js";
+import type { RouteDeps, TurnLimits } from "./route-deps.js";
+import { type HealthDeps, registerHealthRoutes } from "./routes/health.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMessageRoutes } from "./routes/messages.js";
 import { registerModelRoutes } from "./routes/models.js";
@@ -29,36 +31,54 @@ export interface AppOptions {
 	scheduler: JobScheduler;
 	assets: WebAssets;
 	models: ModelCatalog;
-	/** Where unexpected (500) errors are reported. */
-	logError: (error: unknown) => void;
+	/** The server's log: a line per request, and unexpected (500) errors with their stack. */
+	log: Log;
+	/** /healthz, /readyz and /metrics. */
+	health: HealthDeps;
+	limits: TurnLimits;
 	/** The store's directory, never shown to clients: error messages say "the store" instead. */
 	storeHome?: string;
 	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
 	shutdown?: Shutdown;
 }
 
+const PROBE_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
 /**
- * Every answer of the API (errors and 404s included) and of /healthz: never cached (it holds
+ * Every answer of the API (errors and 404s included) and of the probes: never cached (it holds
  * transcripts), never content-sniffed. The page's own files set their headers where they are served.
  */
-const apiResponseHeaders: MiddlewareHandler = async (c, next) => {
+export const apiResponseHeaders: MiddlewareHandler = async (c, next) => {
 	await next();
-	if (c.req.path.startsWith("/api/") || c.req.path === "/healthz") {
+	if (c.req.path.startsWith("/api/") || PROBE_PATHS.has(c.req.path)) {
 		c.res.headers.set("Cache-Control", "no-store");
 		c.res.headers.set("X-Content-Type-Options", "nosniff");
 	}
 };
 
+/** The Host and Origin guards (refuseRequest), before any route runs. */
+export function accessGuard(policy: AccessPolicy): MiddlewareHandler {
+	return async (c, next) => {
+		const refused = refuseRequest(policy, { host: c.req.header("host"), origin: c.req.header("origin") });
+		if (refused) throw new HttpError(refused.status, refused.code, refused.message);
+		await next();
+	};
+}
+
 /** The Hono app: access guards, CORS (only when configured), the token check, the body limit, and the routes. */
 export function createApp(options: AppOptions): Hono {
 	const app = new Hono();
 	const { policy } = options;
+	const shutdown = options.shutdown ?? new Shutdown();
 
+	app.use("*", requestLog(options.log, options.health.metrics));
 	app.use("*", drainUnreadBody);
 	app.use("*", apiResponseHeaders);
-	app.use("*", async (c, next) => {
-		const refused = refuseRequest(policy, { host: c.req.header("host"), origin: c.req.header("origin") });
-		if (refused) throw new HttpError(refused.status, refused.code, refused.message);
+	app.use("*", accessGuard(policy));
+	// Draining: the listener still answers, so a new API request gets a 503 it can retry elsewhere, not a refused connection.
+	app.use("/api/*", async (c, next) => {
+		if (shutdown.started) c.header("Retry-After", "1");
+		shutdown.refuseRequest();
 		await next();
 	});
 
@@ -108,9 +128,10 @@ export function createApp(options: AppOptions): Hono {
 		models: options.models,
 		scheduler: options.scheduler,
 		assets: options.assets,
-		shutdown: options.shutdown ?? new Shutdown(),
+		shutdown,
+		limits: options.limits,
 	};
-	registerHealthRoutes(app);
+	registerHealthRoutes(app, options.health);
 	registerSessionRoutes(app, deps);
 	registerSearchRoutes(app, deps);
 	registerSessionReadRoutes(app, deps);
@@ -131,7 +152,13 @@ export function createApp(options: AppOptions): Hono {
 	app.onError((error, c) => {
 		const httpError = toHttpError(error);
 		// Model failures (502) and aborts (503) reach the client and the event stream; only our own failures are logged.
-		if (httpError.status === 500) options.logError(error);
+		if (httpError.status === 500) {
+			options.log("error", "request.failed", {
+				method: c.req.method,
+				path: c.req.path,
+				error: (error as Error)?.stack ?? String(error),
+			});
+		}
 		const body = httpError.toBody();
 		body.error.message = hideStorePath(body.error.message, options.storeHome);
 		return c.json(body, httpError.status as 400);

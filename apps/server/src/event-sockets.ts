@@ -45,6 +45,8 @@ export interface EventSocketOptions {
 	storeHome?: string;
 	/** Turns in progress: replayed to a socket as it subscribes, so it sees a turn it joined in the middle of. */
 	turns?: RunningTurns;
+	/** True while the server drains: new sockets are refused (503); open ones stay until the turns they watch end. */
+	draining?: () => boolean;
 }
 
 export interface EventSockets {
@@ -85,32 +87,40 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 
 	server.on("upgrade", (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
 		socket.on("error", () => socket.destroy());
-		upgrade(request, socket, head).catch(() => reject(socket, 500, "INTERNAL", "the upgrade failed"));
+		upgrade(request, socket, head).catch(() => rejectUpgrade(socket, 500, "INTERNAL", "the upgrade failed"));
 	});
 
 	async function upgrade(request: http.IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
 		const pathname = new URL(request.url ?? "/", "http://localhost").pathname;
 		const match = SESSION_EVENTS_PATH.exec(pathname);
-		if (!match && pathname !== FEED_PATH) return reject(socket, 404, "NOT_FOUND", `no WebSocket at ${pathname}`);
+		if (!match && pathname !== FEED_PATH) return rejectUpgrade(socket, 404, "NOT_FOUND", `no WebSocket at ${pathname}`);
+		if (options.draining?.()) {
+			return rejectUpgrade(
+				socket,
+				503,
+				"SHUTTING_DOWN",
+				"the server is shutting down; connect again (another instance will answer)",
+			);
+		}
 		const refused = refuseRequest(policy, { host: request.headers.host, origin: request.headers.origin });
-		if (refused) return reject(socket, refused.status, refused.code, refused.message);
+		if (refused) return rejectUpgrade(socket, refused.status, refused.code, refused.message);
 		if (policy.token) {
 			const protocols = (request.headers["sec-websocket-protocol"] ?? "").split(",").map((item) => item.trim());
 			const presented = bearerToken(request.headers.authorization) ?? tokenFromProtocols(protocols);
 			if (!tokenMatches(presented, policy.token)) {
-				return reject(socket, 401, "UNAUTHORIZED", "this server needs a bearer token");
+				return rejectUpgrade(socket, 401, "UNAUTHORIZED", "this server needs a bearer token");
 			}
 		}
 		let sessionId: string | undefined;
 		if (match) {
 			const raw = decodeSegment(match[1] ?? "");
 			const shown = JSON.stringify(headOf(raw, 64));
-			if (!isSessionId(raw)) return reject(socket, 400, "INVALID_SESSION_ID", `${shown} is not a session id`);
+			if (!isSessionId(raw)) return rejectUpgrade(socket, 400, "INVALID_SESSION_ID", `${shown} is not a session id`);
 			try {
 				await runtime.metadata(raw);
 			} catch (error) {
 				if (isAgentSessionError(error, "SESSION_NOT_FOUND")) {
-					return reject(socket, 404, "SESSION_NOT_FOUND", `session ${raw} was not found`);
+					return rejectUpgrade(socket, 404, "SESSION_NOT_FOUND", `session ${raw} was not found`);
 				}
 				throw error;
 			}
@@ -197,10 +207,11 @@ const REASONS: Record<number, string> = {
 	403: "Forbidden",
 	404: "Not Found",
 	500: "Internal Server Error",
+	503: "Service Unavailable",
 };
 
 /** Answers an upgrade request with a plain HTTP error and closes the socket. */
-function reject(socket: Duplex, status: number, code: string, message: string): void {
+export function rejectUpgrade(socket: Duplex, status: number, code: string, message: string): void {
 	if (!socket.writable) return;
 	const prefixed = message.startsWith("agent-sessions-server:") ? message : `agent-sessions-server: ${message}`;
 	const body = JSON.stringify({ error: { code, message: prefixed } });

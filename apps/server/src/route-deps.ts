@@ -15,4 +15,11 @@ export interface RouteDeps {
 	assets: WebAssets;
 	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
 	shutdown: Shutdown;
+	limits: TurnLimits;
+}
+
+/** Limits on what sends may queue. */
+export interface TurnLimits {
+	/** Turns that may wait behind a session's running one; a send past it gets 429 (server.max_queued_turns). */
+	maxQueuedTurns: number;
 }

@@ -13,6 +13,7 @@ export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdo
 		if (body.model) models.check(body.model);
 		shutdown.refuseIfStopping();
 		await runtime.metadata(id);
+		shutdown.refuseIfStopping();
 		const run = await compactions.run(id, shutdown.signal, (signal) =>
 			runtime.compact(id, {
 				signal,
