@@ -61,10 +61,10 @@ export async function startTracing(options: {
 		);
 	}
 	const [api, sdk, otlp, resources] = modules;
-	const fromEnv = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
-	const exporter = new otlp.OTLPTraceExporter(
-		fromEnv ? {} : { url: `${(options.configured ?? "").replace(/\/+$/, "")}/v1/traces` },
-	);
+	// Given explicitly: the exporter would read process.env, which is not always the environment the server was given.
+	const base = env.OTEL_EXPORTER_OTLP_ENDPOINT || options.configured || "";
+	const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${base.replace(/\/+$/, "")}/v1/traces`;
+	const exporter = new otlp.OTLPTraceExporter({ url });
 	const provider = new sdk.BasicTracerProvider({
 		resource: resources.resourceFromAttributes({
 			"service.name": env.OTEL_SERVICE_NAME || "agent-sessions-server",
