@@ -46,8 +46,9 @@ export async function drainAndClose(
 	log("info", "shutdown.draining", { drainDelayMs: timing.drainDelayMs, graceMs: timing.graceMs });
 	if (timing.drainDelayMs > 0) await sleep(timing.drainDelayMs);
 	shutdown.begin();
+	// Idle keep-alive connections are not cut now (a client reusing one that very moment would get a
+	// reset): each closes after its next answer (Connection: close), or when idle past keepAliveTimeout.
 	inFlight.drain();
-	server.closeIdleConnections();
 	if (!(await settlesWithin(runtime.idle(), timing.graceMs))) {
 		log("warn", "shutdown.interrupting", { graceMs: timing.graceMs });
 		shutdown.abort();
