@@ -30,21 +30,16 @@ export class Shutdown {
 
 	/** A 503 for work that would start after the shutdown began. */
 	refuseIfStopping(): void {
-		if (!this.stopping) return;
-		throw new HttpError(
-			503,
-			"SHUTTING_DOWN",
-			"agent-sessions-server: the server is shutting down and starts no new turns; retry once it is back",
-		);
+		this.refuse("starts no new turns; retry once it is back");
 	}
 
 	/** The 503 every new API request gets while the server drains: another instance (or this one, restarted) answers a retry. */
 	refuseRequest(): void {
+		this.refuse("takes no new requests; retry (another instance, or this one once restarted, will answer)");
+	}
+
+	private refuse(what: string): void {
 		if (!this.stopping) return;
-		throw new HttpError(
-			503,
-			"SHUTTING_DOWN",
-			"agent-sessions-server: the server is shutting down and takes no new requests; retry (another instance, or this one once restarted, will answer)",
-		);
+		throw new HttpError(503, "SHUTTING_DOWN", `agent-sessions-server: the server is shutting down and ${what}`);
 	}
 }

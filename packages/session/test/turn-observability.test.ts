@@ -1,9 +1,8 @@
 import type { StoredRecord } from "@agent/session-format";
-import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { type SessionEvent, SessionEvents, TurnInterruption } from "../src/index.js";
 import { TurnSlots } from "../src/turn-slots.js";
-import { fauxModel, lastUserText, openRuntime, tempHome } from "./helpers.js";
+import { fauxModel, openRuntime, overflowsOnce, tempHome } from "./helpers.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -65,19 +64,7 @@ describe("model calls are events", () => {
 
 	it("a failed call carries the provider's error, and the call made again after an overflow says it retries", async () => {
 		const home = await tempHome();
-		let overflowed = false;
-		const { resolveModel } = model({
-			chat: (context) => {
-				if (lastUserText(context) === "trigger overflow" && !overflowed) {
-					overflowed = true;
-					return fauxAssistantMessage([], {
-						stopReason: "error",
-						errorMessage: "prompt is too long: 250000 tokens > 200000 maximum",
-					});
-				}
-				return fauxAssistantMessage(`reply to ${lastUserText(context)}`);
-			},
-		});
+		const { resolveModel } = model({ chat: overflowsOnce("trigger overflow") });
 		const runtime = await openRuntime(home, { resolveModel, compaction: { keepRecentTokens: 10 } });
 		const session = await runtime.create({ model: "faux/faux-small" });
 		for (let i = 0; i < 4; i++) await runtime.send(session.id, `warm up ${i} ${"x".repeat(200)}`);
