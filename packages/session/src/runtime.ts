@@ -245,7 +245,11 @@ export class AgentSessions {
 		const done = this.queue.enqueue(
 			sessionId,
 			async () => {
-				const journaled = await noted;
+				const journaled = await noted.catch((error: unknown) => {
+					// Never accepted (the journal could not note it): said, so nothing shows it queued forever.
+					this.events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
+					throw error;
+				});
 				return this.slots.run(
 					() => this.executeTurn(sessionId, turnId, blocks, { ...options, signal }, journaled),
 					signal,

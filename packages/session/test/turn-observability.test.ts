@@ -164,6 +164,27 @@ describe("a turn stopped by an interruption (its process stopping) is recorded a
 	});
 });
 
+describe("a turn the journal could not note", () => {
+	it("is told as turn.failed after its turn.queued, so no listener shows it queued forever", async () => {
+		const home = await tempHome();
+		const { resolveModel } = model();
+		const runtime = await openRuntime(home, { resolveModel });
+		const session = await runtime.create({ model: "faux/faux-small" });
+		await runtime.send(session.id, "first, so that the session is written");
+		const failure = Object.assign(new Error("the database went away"), { code: "STORAGE_FAILURE" });
+		runtime.store.noteAcceptedTurn = async () => {
+			throw failure;
+		};
+		const events: SessionEvent[] = [];
+		runtime.subscribe((event) => events.push(event));
+		const turn = runtime.enqueue(session.id, "never accepted");
+		await expect(turn.accepted).rejects.toBe(failure);
+		await expect(turn.done).rejects.toBe(failure);
+		expect(events.map((event) => event.type)).toEqual(["turn.queued", "turn.failed"]);
+		expect(events[1]).toMatchObject({ turnId: turn.turnId, error: { code: "STORAGE_FAILURE" } });
+	});
+});
+
 describe("maxConcurrentTurns", () => {
 	it("no more turns run at once than the limit; the others wait as queued and run when a slot frees", async () => {
 		const home = await tempHome();
