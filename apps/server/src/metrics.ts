@@ -79,20 +79,19 @@ export class ServerMetrics {
 		"operation",
 		"code",
 	]);
-	readonly ready = this.gauge("agent_ready", "1 while /readyz answers 200");
 
 	constructor(options: { defaultMetrics?: boolean } = {}) {
 		if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
 	}
 
-	/** A gauge read when scraped (e.g. open WebSockets). */
-	observe(name: string, help: string, read: () => number): void {
+	/** A gauge read when scraped (e.g. open WebSockets, readiness). */
+	observe(name: string, help: string, read: () => number | Promise<number>): void {
 		new Gauge({
 			name,
 			help,
 			registers: [this.registry],
-			collect() {
-				this.set(read());
+			async collect() {
+				this.set(await read());
 			},
 		});
 	}

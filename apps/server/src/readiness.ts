@@ -27,14 +27,8 @@ export class Readiness {
 	private probe: { at: number; result: Promise<string | undefined> } | undefined;
 	private storeProblem: string | undefined;
 
-	/**
-	 * `onChange` hears whether the server is ready after every check; `onStoreProblem` hears the
-	 * store fail (with the details, which /readyz does not show: it needs no token) and recover.
-	 */
-	constructor(
-		private readonly onChange: (ready: boolean) => void = () => {},
-		private readonly onStoreProblem: (problem: string | undefined) => void = () => {},
-	) {}
+	/** `onStoreProblem` hears the store fail (with the details, which /readyz does not show: it needs no token) and recover. */
+	constructor(private readonly onStoreProblem: (problem: string | undefined) => void = () => {}) {}
 
 	get current(): ReadyState {
 		return this.state;
@@ -44,13 +38,11 @@ export class Readiness {
 	started(store: SessionStore): void {
 		this.store = store;
 		this.state = "ready";
-		this.onChange(true);
 	}
 
 	/** The server stops: from now on /readyz answers 503, whatever the store says. */
 	draining(): void {
 		this.state = "draining";
-		this.onChange(false);
 	}
 
 	async check(now = Date.now()): Promise<ReadyAnswer> {
@@ -70,7 +62,6 @@ export class Readiness {
 			this.storeProblem = problem;
 			this.onStoreProblem(problem);
 		}
-		this.onChange(problem === undefined);
 		if (problem !== undefined) {
 			return { ready: false, status: "store_unreachable", reason: "the store does not answer; see the server log" };
 		}

@@ -144,9 +144,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 	assertSafeBind(host, token);
 	const policy: AccessPolicy = { token, corsOrigins: options.corsOrigins ?? serverConfig.corsOrigins };
 	const metrics = new ServerMetrics();
-	const readiness = new Readiness(
-		(ready) => metrics.ready.set(ready ? 1 : 0),
-		(problem) => log(problem ? "error" : "info", problem ? "store.unreachable" : "store.reachable", { error: problem }),
+	const readiness = new Readiness((problem) =>
+		log(problem ? "error" : "info", problem ? "store.unreachable" : "store.reachable", { error: problem }),
+	);
+	metrics.observe("agent_ready", "1 while /readyz answers 200 (asked when scraped)", async () =>
+		(await readiness.check()).ready ? 1 : 0,
 	);
 	const health: HealthDeps = {
 		readiness,
@@ -253,6 +255,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 /** The runtime (opened when not given, once its store answers), its link to other instances, the store's follower, tracing. */
 async function openParts(options: ServerOptions, config: AgentConfig, log: Log) {
 	const env = options.env ?? process.env;
+	// First: a configured endpoint without the OpenTelemetry packages stops the start before anything is opened.
+	const otlpEndpoint = options.otlpEndpoint ?? config.server.otlpEndpoint;
+	const tracing = await startTracing({ env, ...(otlpEndpoint ? { configured: otlpEndpoint } : {}) });
+	if (tracing) log("info", "tracing.started", {});
 	const wait = { waitMs: options.waitForStoreMs ?? DEFAULT_WAIT_FOR_STORE_MS, log };
 	const runtime =
 		options.runtime ??
@@ -274,13 +280,6 @@ async function openParts(options: ServerOptions, config: AgentConfig, log: Log) 
 	// Writes from other processes (a terminal's `agent-sessions send`, another tool) become events too.
 	const follow =
 		options.followStore === false ? undefined : await waitForStore(() => followStoreChanges(runtime), wait);
-	const tracing = await startTracing({
-		env,
-		...((options.otlpEndpoint ?? runtime.config.server.otlpEndpoint)
-			? { configured: options.otlpEndpoint ?? runtime.config.server.otlpEndpoint }
-			: {}),
-	});
-	if (tracing) log("info", "tracing.started", {});
 	return { runtime, instances, follow, tracing };
 }
 
