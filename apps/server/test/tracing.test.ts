@@ -1,5 +1,10 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { OPS_MODEL, opsModel } from "./support/ops-model.js";
 import { closeTestServers, createSession, startTestServer } from "./support/test-server.js";
@@ -67,6 +72,8 @@ function attribute(span: OtlpSpan, key: string): string | number | string[] | un
 	if (value.doubleValue !== undefined) return value.doubleValue;
 	return value.arrayValue?.values.map((item) => String(item.stringValue));
 }
+
+const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 
 const model = opsModel();
 afterAll(() => model.unregister());
@@ -155,10 +162,55 @@ describe("OpenTelemetry spans (GenAI semantic conventions) to an OTLP endpoint",
 		}
 	});
 
-	it("without an endpoint nothing is traced (no tracer is started)", async () => {
-		const lines: string[] = [];
-		const server = await startTestServer({ server: { env: {}, log: (line) => lines.push(line) } });
-		await server.close();
-		expect(lines.some((line) => line.includes("tracing.started"))).toBe(false);
-	});
+	it("the OpenTelemetry SDK and exporter are imported only when an endpoint is set (a real process, its imports watched)", async () => {
+		const dir = await fs.mkdtemp(path.join(os.tmpdir(), "agent-otel-imports-"));
+		try {
+			await fs.writeFile(path.join(dir, "config.yaml"), "default_model: demo\n");
+			await fs.writeFile(
+				path.join(dir, "hooks.mjs"),
+				`import fs from "node:fs";
+export async function resolve(specifier, context, next) {
+	if (specifier.startsWith("@opentelemetry/")) fs.appendFileSync(process.env.IMPORTS_LOG, specifier + "\\n");
+	return next(specifier, context);
+}
+`,
+			);
+			await fs.writeFile(
+				path.join(dir, "register.mjs"),
+				'import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n',
+			);
+			const importsWith = async (env: NodeJS.ProcessEnv): Promise<string[]> => {
+				const log = path.join(dir, `imports-${Math.random().toString(36).slice(2)}.log`);
+				await fs.writeFile(log, "");
+				const child = spawn(
+					process.execPath,
+					["--import", path.join(dir, "register.mjs"), BIN, "--home", dir, "--port", "0"],
+					{
+						env: { PATH: process.env.PATH, HOME: dir, IMPORTS_LOG: log, ...env },
+						stdio: ["ignore", "pipe", "ignore"],
+					},
+				);
+				await new Promise<void>((resolve, reject) => {
+					let out = "";
+					child.stdout?.on("data", (chunk) => {
+						out += chunk;
+						if (out.includes("listening on")) resolve();
+					});
+					child.once("exit", () => reject(new Error("the server exited before listening")));
+				});
+				const exited = new Promise((resolve) => child.once("exit", resolve));
+				child.kill("SIGTERM");
+				await exited;
+				return (await fs.readFile(log, "utf8")).split("\n").filter(Boolean);
+			};
+			const without = await importsWith({});
+			expect(without.filter((name) => name !== "@opentelemetry/api")).toEqual([]);
+			const withEndpoint = await importsWith({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" });
+			expect(withEndpoint).toEqual(
+				expect.arrayContaining(["@opentelemetry/sdk-trace-base", "@opentelemetry/exporter-trace-otlp-http"]),
+			);
+		} finally {
+			await fs.rm(dir, { recursive: true, force: true });
+		}
+	}, 60_000);
 });
