@@ -6,10 +6,12 @@ import { cors } from "hono/cors";
 import type { AccessGuard } from "./access.js";
 import type { ClientView } from "./client-view.js";
 import { HttpError, hideStorePath, toHttpError } from "./http-error.js";
+import type { Log } from "./log.js";
 import type { ModelCatalog } from "./model-catalog.js";
 import { sessionOwnership } from "./ownership.js";
-import type { RouteDeps } from "./route-deps.js";
-import { registerHealthRoutes } from "./routes/health.js";
+import { requestLog } from "./request-log.js";
+import type { RouteDeps, TurnLimits } from "./route-deps.js";
+import { type HealthDeps, registerHealthRoutes } from "./routes/health.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMessageRoutes } from "./routes/messages.js";
 import { registerModelRoutes } from "./routes/models.js";
@@ -43,21 +45,26 @@ export interface AppOptions {
 	scheduler: JobScheduler;
 	assets: WebAssets;
 	models: ModelCatalog;
-	/** Where unexpected (500) errors are reported. */
-	logError: (error: unknown) => void;
+	/** The server's log: a line per request, and unexpected (500) errors with their stack. */
+	log: Log;
+	/** /healthz, /readyz and /metrics. */
+	health: HealthDeps;
+	limits: TurnLimits;
 	/** The store's directory, never shown to clients: error messages say "the store" instead. */
 	storeHome?: string;
 	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
 	shutdown?: Shutdown;
 }
 
+const PROBE_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
 /**
- * Every answer of the API (errors and 404s included) and of /healthz: never cached (it holds
+ * Every answer of the API (errors and 404s included) and of the probes: never cached (it holds
  * transcripts), never content-sniffed. The page's own files set their headers where they are served.
  */
-const apiResponseHeaders: MiddlewareHandler = async (c, next) => {
+export const apiResponseHeaders: MiddlewareHandler = async (c, next) => {
 	await next();
-	if (c.req.path.startsWith("/api/") || c.req.path === "/healthz") {
+	if (c.req.path.startsWith("/api/") || PROBE_PATHS.has(c.req.path)) {
 		c.res.headers.set("Cache-Control", "no-store");
 		c.res.headers.set("X-Content-Type-Options", "nosniff");
 	}
@@ -69,6 +76,15 @@ function viewOf(c: Context, guard: AccessGuard): ClientView {
 	return guard.view(incoming?.headers ?? { host: c.req.header("host") }, incoming?.socket.remoteAddress);
 }
 
+/** The Host and Origin guards (as the client sent them, behind trusted proxies as forwarded), before any route runs. */
+export function hostAndOriginGuard(guard: AccessGuard): MiddlewareHandler {
+	return async (c, next) => {
+		const refused = guard.refuse(viewOf(c, guard), c.req.header("origin"));
+		if (refused) throw refused;
+		await next();
+	};
+}
+
 /**
  * The Hono app: Host/Origin guards, CORS (only when configured), the user's token and the
  * client's request rate, the body limit, who may see which session, and the routes.
@@ -76,12 +92,16 @@ function viewOf(c: Context, guard: AccessGuard): ClientView {
 export function createApp(options: AppOptions): Hono {
 	const app = new Hono();
 	const { guard } = options;
+	const shutdown = options.shutdown ?? new Shutdown();
 
+	app.use("*", requestLog(options.log, options.health.metrics));
 	app.use("*", drainUnreadBody);
 	app.use("*", apiResponseHeaders);
-	app.use("*", async (c, next) => {
-		const refused = guard.refuse(viewOf(c, guard), c.req.header("origin"));
-		if (refused) throw refused;
+	app.use("*", hostAndOriginGuard(guard));
+	// Draining: the listener still answers, so a new API request gets a 503 it can retry elsewhere, not a refused connection.
+	app.use("/api/*", async (c, next) => {
+		if (shutdown.started) c.header("Retry-After", "1");
+		shutdown.refuseRequest();
 		await next();
 	});
 
@@ -123,17 +143,18 @@ export function createApp(options: AppOptions): Hono {
 		models: options.models,
 		scheduler: options.scheduler,
 		assets: options.assets,
-		shutdown: options.shutdown ?? new Shutdown(),
+		shutdown,
 		guard,
 		spend: options.spend,
 		owners: options.owners,
 		basePath: options.basePath ?? "",
+		limits: options.limits,
 	};
 	// Before the routes: a user reaches only their own sessions (an admin every one).
 	const ownership = sessionOwnership(options.runtime, options.owners);
 	// Hono's "/:id/*" matches "/api/sessions/:id" itself too.
 	app.use("/api/sessions/:id/*", ownership);
-	registerHealthRoutes(app);
+	registerHealthRoutes(app, options.health);
 	registerSessionRoutes(app, deps);
 	registerSearchRoutes(app, deps);
 	registerSessionReadRoutes(app, deps);
@@ -155,7 +176,13 @@ export function createApp(options: AppOptions): Hono {
 	app.onError((error, c) => {
 		const httpError = toHttpError(error);
 		// Model failures (502) and aborts (503) reach the client and the event stream; only our own failures are logged.
-		if (httpError.status === 500) options.logError(error);
+		if (httpError.status === 500) {
+			options.log("error", "request.failed", {
+				method: c.req.method,
+				path: c.req.path,
+				error: (error as Error)?.stack ?? String(error),
+			});
+		}
 		if (httpError.status === 401) c.header("WWW-Authenticate", 'Bearer realm="agent-sessions"');
 		if (httpError.retryAfter !== undefined) c.header("Retry-After", String(httpError.retryAfter));
 		const body = httpError.toBody();

@@ -49,6 +49,8 @@ export interface EventSocketOptions {
 	storeHome?: string;
 	/** Turns in progress: replayed to a socket as it subscribes, so it sees a turn it joined in the middle of. */
 	turns?: RunningTurns;
+	/** True while the server drains: new sockets are refused (503); open ones stay until the turns they watch end. */
+	draining?: () => boolean;
 }
 
 export interface EventSockets {
@@ -93,8 +95,9 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 	server.on("upgrade", (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
 		socket.on("error", () => socket.destroy());
 		upgrade(request, socket, head).catch((error) => {
-			if (error instanceof HttpError) return reject(socket, error.status, error.code, error.message, error.retryAfter);
-			reject(socket, 500, "INTERNAL", "the upgrade failed");
+			if (error instanceof HttpError)
+				return rejectUpgrade(socket, error.status, error.code, error.message, error.retryAfter);
+			rejectUpgrade(socket, 500, "INTERNAL", "the upgrade failed");
 		});
 	});
 
@@ -103,7 +106,15 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 		const pathname = url === undefined ? (request.url ?? "/") : new URL(url, "http://localhost").pathname;
 		const match = url === undefined ? null : SESSION_EVENTS_PATH.exec(pathname);
 		if (url === undefined || (!match && pathname !== FEED_PATH)) {
-			return reject(socket, 404, "NOT_FOUND", `no WebSocket at ${headOf(pathname, 200)}`);
+			return rejectUpgrade(socket, 404, "NOT_FOUND", `no WebSocket at ${headOf(pathname, 200)}`);
+		}
+		if (options.draining?.()) {
+			return rejectUpgrade(
+				socket,
+				503,
+				"SHUTTING_DOWN",
+				"the server is shutting down; connect again (another instance will answer)",
+			);
 		}
 		const view = guard.view(request.headers, request.socket.remoteAddress);
 		const refused = guard.refuse(view, request.headers.origin);
@@ -115,7 +126,7 @@ export function attachEventSockets(server: http.Server, options: EventSocketOpti
 		if (match) {
 			const raw = decodeSegment(match[1] ?? "");
 			const shown = JSON.stringify(headOf(raw, 64));
-			if (!isSessionId(raw)) return reject(socket, 400, "INVALID_SESSION_ID", `${shown} is not a session id`);
+			if (!isSessionId(raw)) return rejectUpgrade(socket, 400, "INVALID_SESSION_ID", `${shown} is not a session id`);
 			try {
 				if (!canSee(user, await runtime.metadata(raw))) throw notFound(raw);
 			} catch (error) {
@@ -232,10 +243,17 @@ const REASONS: Record<number, string> = {
 	404: "Not Found",
 	429: "Too Many Requests",
 	500: "Internal Server Error",
+	503: "Service Unavailable",
 };
 
 /** Answers an upgrade request with a plain HTTP error and closes the socket. */
-function reject(socket: Duplex, status: number, code: string, message: string, retryAfter?: number): void {
+export function rejectUpgrade(
+	socket: Duplex,
+	status: number,
+	code: string,
+	message: string,
+	retryAfter?: number,
+): void {
 	if (!socket.writable) return;
 	const prefixed = message.startsWith("agent-sessions-server:") ? message : `agent-sessions-server: ${message}`;
 	const body = JSON.stringify({ error: { code, message: prefixed } });

@@ -25,4 +25,11 @@ export interface RouteDeps {
 	owners: SessionOwners;
 	/** The path prefix the server is served under ("" for none). */
 	basePath: string;
+	limits: TurnLimits;
+}
+
+/** Limits on what sends may queue. */
+export interface TurnLimits {
+	/** Turns that may wait behind a session's running one; a send past it gets 429 (server.max_queued_turns). */
+	maxQueuedTurns: number;
 }

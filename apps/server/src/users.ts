@@ -25,6 +25,11 @@ function digest(value: string): Buffer {
 	return createHash("sha256").update(value).digest();
 }
 
+/** Whether `presented` is `token`, compared in constant time (a single secret such as server.metrics_token). */
+export function tokenMatches(presented: string | undefined, token: string): boolean {
+	return presented !== undefined && timingSafeEqual(digest(presented), digest(token));
+}
+
 /**
  * The server's users and their tokens: the one admin of server.token (named "admin") and
  * server.users. `authenticate` compares the presented token with every user's, in constant time

@@ -57,7 +57,7 @@ describe("per-client limits (real processes)", () => {
 				headers: { Authorization: `Bearer ${ALICE}` },
 			}),
 		).toBe(429);
-		const failures = server.stderr.split("\n").filter((line) => /warn auth\.failed client=127\.0\.0\.1/.test(line));
+		const failures = server.stderr.split("\n").filter((line) => /WARN +auth\.failed client=127\.0\.0\.1/.test(line));
 		expect(failures).toHaveLength(3);
 		expect(failures[2]).toMatch(/blocked=true/);
 	});
@@ -75,7 +75,7 @@ describe("per-client limits (real processes)", () => {
 		expect((await get(server, BOB)).status).toBe(200);
 		// The page and liveness are not API requests: they are not counted.
 		expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-		expect(await server.waitForLog(/warn request\.rate_limited client=user:alice/)).toContain(
+		expect(await server.waitForLog(/WARN +request\.rate_limited client=user:alice/)).toContain(
 			'request="GET /api/sessions"',
 		);
 	});

@@ -60,7 +60,7 @@ describe("SIGHUP reloads config.yaml with no restart (a real process)", () => {
 				{ name: "carol", token: CAROL },
 			]),
 		);
-		const line = await hangUp(/info config\.reloaded/);
+		const line = await hangUp(/INFO +config\.reloaded/);
 		expect(line).toMatch(/users=3/);
 		expect(server.child.exitCode).toBeNull();
 		expect(await status(OLD)).toBe(401);
@@ -76,11 +76,11 @@ describe("SIGHUP reloads config.yaml with no restart (a real process)", () => {
 
 	it("a config that does not load is logged and the settings in force stay", async () => {
 		await fs.writeFile(path.join(home, "config.yaml"), config([{ name: "alice", token: "short" }]));
-		expect(await hangUp(/error config\.reload_failed/)).toMatch(
+		expect(await hangUp(/ERROR +config\.reload_failed/)).toMatch(
 			/reason=".*server\.users\.0\.token: a token needs at least 16 characters.*" kept="the settings in force"/,
 		);
 		await fs.writeFile(path.join(home, "config.yaml"), config([{ name: "alice", token: "${MISSING_TOKEN}" }]));
-		expect(await hangUp(/error config\.reload_failed/)).toMatch(/MISSING_TOKEN, which is not set/);
+		expect(await hangUp(/ERROR +config\.reload_failed/)).toMatch(/MISSING_TOKEN, which is not set/);
 		expect(server.child.exitCode).toBeNull();
 		expect(await status(NEW)).toBe(200);
 		expect(await status(CAROL)).toBe(200);

@@ -195,7 +195,7 @@ describe("users: two users on one server (a real process)", () => {
 		expect(response.status).toBe(401);
 		expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
 		const line = await server.waitForLog(/auth\.failed/);
-		expect(line).toMatch(/warn auth\.failed client=127\.0\.0\.1 request="GET \/api\/sessions" reason="wrong token"/);
+		expect(line).toMatch(/WARN +auth\.failed client=127\.0\.0\.1 request="GET \/api\/sessions" reason="wrong token"/);
 		expect(server.stderr).not.toContain("not-a-user-token");
 	});
 });

@@ -25,7 +25,7 @@ export function expandEnv(text: string, where: string, env: NodeJS.ProcessEnv): 
 /**
  * The keys of config.yaml that hold secrets, expanded with `expandEnv` before the file is checked
  * (a token's length is the expanded one's): `store` (a database URL may hold a password),
- * `server.token` and each `server.users[].token`. `source` names the file in errors.
+ * `server.token`, `server.metrics_token` and each `server.users[].token`. `source` names the file in errors.
  */
 export function expandConfigSecrets(raw: unknown, source: string, env: NodeJS.ProcessEnv): unknown {
 	if (!isObject(raw)) return raw;
@@ -36,6 +36,7 @@ export function expandConfigSecrets(raw: unknown, source: string, env: NodeJS.Pr
 	if (isObject(out.server)) {
 		const server: Record<string, unknown> = { ...out.server };
 		if ("token" in server) server.token = expand(server.token, "server.token");
+		if ("metrics_token" in server) server.metrics_token = expand(server.metrics_token, "server.metrics_token");
 		if (Array.isArray(server.users)) {
 			server.users = server.users.map((user, index) =>
 				isObject(user) && "token" in user

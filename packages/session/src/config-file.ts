@@ -104,6 +104,14 @@ const serverSchema = lazySchema(() =>
 			/** Trust X-Forwarded-For/-Host/-Proto from this many proxies in front (true: one). */
 			trust_proxy: z.union([z.boolean(), z.number().int().min(0).max(10)]).optional(),
 			limits: serverLimitsSchema.optional(),
+			/** Turns that may wait behind a session's running one; a send past it is refused (429). */
+			max_queued_turns: z.number().int().min(0).max(100_000).optional(),
+			/** Turns one server instance runs at once, across sessions; the others wait, queued. */
+			max_concurrent_turns: z.number().int().min(1).max(10_000).optional(),
+			/** A token for GET /metrics alone (a scraper), besides the API's. */
+			metrics_token: tokenSchema.optional(),
+			/** Where OpenTelemetry spans go (OTLP/HTTP, e.g. http://collector:4318); OTEL_EXPORTER_OTLP_ENDPOINT wins. */
+			otlp_endpoint: z.string().url("otlp_endpoint must be a URL such as http://collector:4318").optional(),
 		})
 		.strict(),
 );
@@ -149,7 +157,7 @@ export type AgentConfigFile = z.infer<typeof agentConfigSchema>;
 
 /**
  * Parses config.yaml text; `source` names the file in errors. `${NAME}` in a secret (store,
- * server.token, server.users[].token) is replaced by the variable from `env` (expandConfigSecrets).
+ * server.token, server.metrics_token, server.users[].token) is replaced by the variable from `env` (expandConfigSecrets).
  */
 export function parseConfig(text: string, source = "config.yaml", env: NodeJS.ProcessEnv = process.env): AgentConfig {
 	let raw: unknown;

@@ -34,6 +34,14 @@ export interface ServerConfig {
 	trustProxy: number;
 	/** Per-client limits as configured; absent ones take the server's defaults. */
 	limits: ServerLimits;
+	/** Turns that may wait behind a session's running one (a send past it gets 429). */
+	maxQueuedTurns: number;
+	/** Turns one instance runs at once; the others wait, queued. */
+	maxConcurrentTurns: number;
+	/** A token for GET /metrics alone, besides the API's. */
+	metricsToken?: string;
+	/** Where OpenTelemetry spans go (OTLP/HTTP). */
+	otlpEndpoint?: string;
 }
 
 export interface ServerUser {
@@ -55,6 +63,8 @@ export interface ServerLimits {
 
 export const DEFAULT_MAX_TOOL_STEPS = 25;
 export const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_QUEUED_TURNS = 100;
+export const DEFAULT_MAX_CONCURRENT_TURNS = 64;
 
 /** Applies defaults to a parsed config file. */
 export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
@@ -90,6 +100,8 @@ function resolveServer(server: AgentConfigFile["server"] = {}): ServerConfig {
 		corsOrigins: server.cors_origins ?? [],
 		bodyLimitBytes: server.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
 		basePath: server.base_path ?? "",
+		maxQueuedTurns: server.max_queued_turns ?? DEFAULT_MAX_QUEUED_TURNS,
+		maxConcurrentTurns: server.max_concurrent_turns ?? DEFAULT_MAX_CONCURRENT_TURNS,
 		trustProxy: server.trust_proxy === true ? 1 : server.trust_proxy === false ? 0 : (server.trust_proxy ?? 0),
 		limits: {
 			...(limits.requests_per_second !== undefined ? { requestsPerSecond: limits.requests_per_second } : {}),
@@ -102,6 +114,8 @@ function resolveServer(server: AgentConfigFile["server"] = {}): ServerConfig {
 		},
 	};
 	if (server.token) resolved.token = server.token;
+	if (server.metrics_token) resolved.metricsToken = server.metrics_token;
+	if (server.otlp_endpoint) resolved.otlpEndpoint = server.otlp_endpoint;
 	return resolved;
 }
 

@@ -1,6 +1,8 @@
 export {
 	type AgentConfig,
 	DEFAULT_BODY_LIMIT_BYTES,
+	DEFAULT_MAX_CONCURRENT_TURNS,
+	DEFAULT_MAX_QUEUED_TURNS,
 	DEFAULT_MAX_TOOL_STEPS,
 	loadConfig,
 	resolveConfig,
@@ -20,6 +22,7 @@ export { checkParentSeq } from "./continue-from.js";
 export { DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
 export {
 	type EventError,
+	type EventOrigin,
 	type SessionEvent,
 	type SessionEventListener,
 	SessionEvents,
@@ -27,6 +30,7 @@ export {
 	toEventError,
 } from "./events.js";
 export { type InstanceLink, joinInstances } from "./instances.js";
+export { isInterruption, TurnInterruption } from "./interruption.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { type MigrationProgress, type MigrationResult, migrateStore } from "./migrate-store.js";
 export { type ModelContextSettings, modelContextOf, readModelContext } from "./model-context.js";

@@ -25,7 +25,7 @@ export async function joinInstances(runtime: AgentSessions): Promise<InstanceLin
 	if (!(store instanceof PgSessionStore) || url === undefined) return { close: async () => {} };
 	const relay = await startEventRelay<SessionEvent>(url, {
 		subscribe: (listener) => runtime.events.subscribe(listener),
-		emit: (event) => runtime.events.emit(event),
+		emit: (event) => runtime.events.emit(event, { relayed: true }),
 		// The streamed pieces of one reply that wait for the same NOTIFY travel as one piece.
 		merge: (earlier, later) =>
 			earlier.type === "turn.delta" &&

@@ -19,6 +19,7 @@ export function registerSessionActionRoutes(
 		shutdown.refuseIfStopping();
 		await runtime.metadata(id);
 		await checkSpend(guard, spend, userOf(c));
+		shutdown.refuseIfStopping();
 		const run = await compactions.run(id, shutdown.signal, (signal) =>
 			runtime.compact(id, {
 				signal,
