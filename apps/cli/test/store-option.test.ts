@@ -1,7 +1,7 @@
 import type { SessionMetadata } from "@agent/session-format";
-import { createTestDatabase, findTestPostgres, type TestDatabase } from "@agent/session-pg/testing";
+import { createTestDatabase, findTestPostgres, lockTable, type TestDatabase } from "@agent/session-pg/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assistantBody, cleanEnv, jsonl, runCli, tempHome, userBody } from "./cli-harness.js";
+import { assistantBody, cleanEnv, jsonl, runCli, startCli, tempHome, userBody } from "./cli-harness.js";
 
 const server = await findTestPostgres();
 
@@ -43,6 +43,26 @@ describe.skipIf(server === undefined)("--store and AGENT_STORE pick the store", 
 		const session = listed.find((entry) => entry.id === id);
 		expect(session?.messageCount).toBe(2);
 		expect(session?.firstMessage).toBe(`${"a".repeat(118)}…`);
+	});
+
+	it("search over PostgreSQL interrupted with Ctrl+C stops its statement there, then exits (issue 29, case 2)", async () => {
+		const id = (await ok(["--store", database.url, "create", "--name", "searched"])).trim();
+		await ok(["--store", database.url, "append", id], { input: jsonl(userBody("alpha bravo")) });
+		// The records table held locked: the search's statement waits in PostgreSQL, however fast the machine.
+		const lock = await lockTable(database.url, "agent_records");
+		const searchStatement = "record_type = 'message'";
+		try {
+			const search = startCli(["--store", database.url, "search", "alpha"]);
+			await expect.poll(() => lock.waiting(searchStatement), { timeout: 20_000 }).toBe(1);
+			search.child.kill("SIGINT");
+			const result = await search.done;
+			expect(result.code).not.toBe(0);
+			expect(result.stderr).toMatch(/cancelled/);
+			// Gone while the lock is still held: cancelled, not left to run out its statement_timeout.
+			await expect.poll(() => lock.waiting(searchStatement), { timeout: 5_000 }).toBe(0);
+		} finally {
+			await lock.release();
+		}
 	});
 
 	it("--store with a directory or file:// URL is the file store there", async () => {
