@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { AgentSessions } from "@agent/session";
 import type { SessionStore } from "@agent/session-format/reading";
+import type { Command } from "commander";
 import { Output } from "./io/output.js";
 
 type OutStream = Writable & { isTTY?: boolean };
@@ -16,6 +17,7 @@ export class CliContext {
 	private reader: Promise<SessionStore> | undefined;
 	private homeOption: string | undefined;
 	private storeOption: string | undefined;
+	private buildWholeProgram: (() => Promise<Command>) | undefined;
 
 	constructor(
 		readonly io: {
@@ -41,6 +43,23 @@ export class CliContext {
 	/** Set from the global --store option before a command runs. */
 	setStore(store: string | undefined): void {
 		this.storeOption = store;
+	}
+
+	/**
+	 * Set by buildProgram: how to build the program with every command loaded. The context is
+	 * handed the builder rather than importing program.ts, which imports the commands that take
+	 * the context.
+	 */
+	setProgramBuilder(build: () => Promise<Command>): void {
+		this.buildWholeProgram = build;
+	}
+
+	/** The program with every command loaded (what `completion` reads the options from). */
+	wholeProgram(): Promise<Command> {
+		if (this.buildWholeProgram === undefined) {
+			throw new Error("agent-sessions: no program yet; build one with buildProgram(ctx) before running a command");
+		}
+		return this.buildWholeProgram();
 	}
 
 	/**
