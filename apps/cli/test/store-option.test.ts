@@ -127,6 +127,12 @@ describe.skipIf(server === undefined)("--store and AGENT_STORE pick the store", 
 });
 
 describe("config.yaml's store:, read as the runtime reads it", () => {
+	/** The ids `list` shows from a home with this config.yaml. */
+	async function listedWith(home: ReturnType<typeof cliAt>, config: string): Promise<string[]> {
+		fs.writeFileSync(path.join(home.home, "config.yaml"), config);
+		return (await home.json<SessionMetadata[]>(["list"])).map((session) => session.id);
+	}
+
 	it("a read command opens the store config.yaml names, however the YAML spells the key", async () => {
 		const home = cliAt(await tempHome());
 		const elsewhere = cliAt(await tempHome());
@@ -138,12 +144,7 @@ describe("config.yaml's store:, read as the runtime reads it", () => {
 			`{ store: ${elsewhere.home} }\n`,
 			`durability: write\nstore:   ${elsewhere.home}  # the sessions live there\n`,
 		]) {
-			fs.writeFileSync(path.join(home.home, "config.yaml"), text);
-			const listed = await home.json<SessionMetadata[]>(["list"]);
-			expect(
-				listed.map((session) => session.id),
-				text,
-			).toEqual([id]);
+			expect(await listedWith(home, text), text).toEqual([id]);
 			const shown = await home.ok(["show", id]);
 			expect(shown, text).toContain("elsewhere");
 		}
@@ -157,12 +158,7 @@ describe("config.yaml's store:, read as the runtime reads it", () => {
 			"# store: /nowhere\ndurability: write\n",
 			"default_model: |\n  store: x\n",
 		]) {
-			fs.writeFileSync(path.join(home.home, "config.yaml"), text);
-			const listed = await home.json<SessionMetadata[]>(["list"]);
-			expect(
-				listed.map((session) => session.id),
-				text,
-			).toEqual([id]);
+			expect(await listedWith(home, text), text).toEqual([id]);
 		}
 	});
 });
