@@ -49,29 +49,35 @@ describe("an export's users", () => {
 
 describe("the published entry points", () => {
 	const uses = exportUses(publishedPackages().flatMap(entryPointsOf), readers());
-	const unused = new Set(unusedExports(uses));
-	const listed = [
-		...KEPT.flatMap(({ entry, names }) => names.map((name) => `${entry} ${name}`)),
-		...Object.entries(PENDING).flatMap(([entry, names]) => names.map((name) => `${entry} ${name}`)),
-	];
+	const unused = unusedExports(uses);
+	const pending = new Set(PENDING);
+	const entryOf = (line: string) => line.slice(0, line.indexOf(" "));
+	const kept = KEPT.flatMap(({ entry, names }) => names.map((name) => `${entry} ${name}`));
 
 	it("export nothing unused that is not kept on purpose (src/kept-exports.ts)", () => {
-		const kept = new Set(listed);
+		const held = unused.filter((line) => pending.has(entryOf(line)));
+		if (held.length > 0)
+			console.info(`unused, in entry points still being reworked (src/pending-exports.ts):\n${held.join("\n")}`);
 		expect(
-			[...unused].filter((line) => !kept.has(line)),
+			unused.filter((line) => !pending.has(entryOf(line)) && !kept.includes(line)),
 			"used by no other package, test or doc example: make it internal, or keep it in src/kept-exports.ts with a reason",
 		).toEqual([]);
 	});
 
 	it("keep on purpose only what is still exported and still unused", () => {
 		expect(
-			listed.filter((line) => !unused.has(line)),
-			"used (or no longer exported) by now: remove it from src/kept-exports.ts or src/pending-exports.ts",
+			kept.filter((line) => !unused.includes(line)),
+			"used (or no longer exported) by now: remove it from src/kept-exports.ts",
+		).toEqual([]);
+		expect(
+			PENDING.filter((entry) => !unused.some((line) => entryOf(line) === entry)),
+			"nothing unused (or no such entry point) any more: remove it from src/pending-exports.ts",
 		).toEqual([]);
 	});
 
 	it("have a reason for every group kept, and list each export once", () => {
 		for (const group of KEPT) expect(group.why.length, `${group.entry}: why`).toBeGreaterThan(20);
-		expect(listed.length).toBe(new Set(listed).size);
+		expect(kept.length).toBe(new Set(kept).size);
+		for (const group of KEPT) expect(pending.has(group.entry), `${group.entry} is pending`).toBe(false);
 	});
 });
