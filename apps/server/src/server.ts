@@ -13,7 +13,8 @@ import { resolveHome } from "@agent/session-fs";
 import { getRequestListener } from "@hono/node-server";
 import { AccessGuard, type AccessOverrides, accessSettings } from "./access.js";
 import { createApp } from "./app.js";
-import { stripBasePath } from "./base-path.js";
+import { underBasePath } from "./base-path.js";
+import { reloadConfig } from "./config-reload.js";
 import { drainAndClose } from "./drain.js";
 import { attachEventSockets, rejectUpgrade } from "./event-sockets.js";
 import { InFlight } from "./in-flight.js";
@@ -317,67 +318,6 @@ async function openParts(options: ServerOptions, config: AgentConfig, log: Log) 
 	const follow =
 		options.followStore === false ? undefined : await waitForStore(() => followStoreChanges(runtime), wait);
 	return { runtime, instances, follow, tracing };
-}
-
-/**
- * The request listener under a base path: "/base/..." is served as "/...", "/base" is redirected to
- * "/base/" (the page's URLs are relative to it), anything else is a 404.
- */
-function underBasePath(basePath: string, listener: http.RequestListener): http.RequestListener {
-	if (basePath === "") return listener;
-	return (request, response) => {
-		const inner = stripBasePath(request.url ?? "/", basePath);
-		if (inner === "") {
-			const query = (request.url ?? "").slice(basePath.length);
-			response.writeHead(308, { Location: `${basePath}/${query}`, "Content-Length": "0" }).end();
-			return;
-		}
-		if (inner === undefined) {
-			const body = JSON.stringify({
-				error: { code: "NOT_FOUND", message: `agent-sessions-server: this server is served under ${basePath}/` },
-			});
-			response
-				.writeHead(404, {
-					"Content-Type": "application/json; charset=utf-8",
-					"Content-Length": Buffer.byteLength(body),
-				})
-				.end(body);
-			return;
-		}
-		request.url = inner;
-		listener(request, response);
-	};
-}
-
-/** Reads config.yaml again and puts its access settings in force; on failure logs why and keeps the old ones. */
-async function reloadConfig(context: {
-	configHome: string | undefined;
-	env: NodeJS.ProcessEnv;
-	overrides: AccessOverrides;
-	host: string;
-	basePath: string;
-	guard: AccessGuard;
-	log: Log;
-}): Promise<boolean> {
-	const { configHome, log } = context;
-	try {
-		if (configHome === undefined)
-			throw new Error("this server was given a runtime without a home, so it has no config.yaml to read");
-		const config = await loadConfig(configHome, context.env);
-		const settings = accessSettings(config.server, context.overrides, context.host);
-		context.guard.update(settings);
-		log("info", "config.reloaded", { users: settings.users.size });
-		if (config.server.basePath !== context.basePath) {
-			log("warn", "config.restart_needed", { key: "server.base_path", in_force: context.basePath || "/" });
-		}
-		return true;
-	} catch (error) {
-		log("error", "config.reload_failed", {
-			reason: ((error as Error)?.message ?? String(error)).replace(/^(agent-sessions-server|@agent\/session): /, ""),
-			kept: "the settings in force",
-		});
-		return false;
-	}
 }
 
 /**
