@@ -1,20 +1,13 @@
 import { closeSync, ftruncateSync, readSync } from "node:fs";
+import { AgentSessionError, type AppendResult, InvalidRecordError, prepareBatch, type RecordInput, recordLine, type SeqGap, type SessionMetadata, type SessionRecord, type StoredRecord } from "@agent/session-format";
 import {
-	AgentSessionError,
-	type AppendResult,
 	applyRecord,
+	type BackendWriter,
 	checkCompactions,
 	checkExactSeqs,
 	cloneMetadata,
-	InvalidRecordError,
-	prepareBatch,
-	type RecordInput,
-	recordLine,
-	type SeqGap,
-	type SessionMetadata,
-	type SessionRecord,
-	type StoredRecord,
-} from "@agent/session-format";
+	type LogCheck,
+} from "@agent/session-format/store-kit";
 import { readLinesBackward } from "./backward-reader.js";
 import { errnoCode, leaseLost, notFound, PREFIX, storageFailure } from "./errors.js";
 import type { HeldLock } from "./file-lock.js";
@@ -24,6 +17,7 @@ import type { ResolvedOptions } from "./options.js";
 import { walkPathBackward } from "./path-walk.js";
 import type { SessionPaths } from "./paths.js";
 import { classifyLine, classifyLineLoading } from "./record-reader.js";
+import { verifySession } from "./verify.js";
 import { APPEND_FLAGS, assertRealDirectory, openOwnFile } from "./safe-files.js";
 import { appendAll, copyRange, datasync } from "./write-bytes.js";
 
@@ -53,7 +47,7 @@ const PROBE = Buffer.alloc(1);
  * log's length and last seq from a fresh look taken under the lease, and checks the file's size
  * again before every append, so seqs never come from a stale cache.
  */
-export class SessionWriter {
+export class SessionWriter implements BackendWriter {
 	private metadata: SessionMetadata;
 	private logBytes: number;
 	private dirty: boolean;
@@ -226,6 +220,11 @@ export class SessionWriter {
 			}
 		}
 		return undefined;
+	}
+
+	/** The log checked as it stands (repair, under the lease). */
+	check(): Promise<LogCheck> {
+		return verifySession(this.paths, this.options);
 	}
 
 	/** Replaces the metadata this writer keeps (repair's rebuild from the whole log); written on the next flush. */

@@ -1,15 +1,5 @@
-import {
-	type AppendResult,
-	applyRecord,
-	cloneMetadata,
-	type LeaseHolder,
-	prepareBatch,
-	type RecordInput,
-	type SessionLease,
-	type SessionMetadata,
-	type SessionRecord,
-	serializeRecord,
-} from "@agent/session-format";
+import { type AppendResult, type LeaseHolder, prepareBatch, type RecordInput, type SessionLease, type SessionMetadata, type SessionRecord, serializeRecord } from "@agent/session-format";
+import { applyRecord, cloneMetadata } from "@agent/session-format/store-kit";
 import type { Pool, PoolClient } from "pg";
 import {
 	isLockTimeout,

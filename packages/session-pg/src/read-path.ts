@@ -1,11 +1,5 @@
-import {
-	type DescendingPath,
-	type DescendingWalkOptions,
-	type ReadOptions,
-	type SessionMetadata,
-	type StoredRecord,
-	walkPathDescending,
-} from "@agent/session-format";
+import { type ReadOptions, type SessionMetadata, type StoredRecord } from "@agent/session-format";
+import { type DescendingPath, type DescendingWalkOptions, walkPathDescending } from "@agent/session-format/store-kit";
 import { type Db, decodeRow, FIRST_BACKWARD_PAGE, type RecordRow, rowsBackward } from "./rows.js";
 import { where } from "./session-rows.js";
 

@@ -1,11 +1,5 @@
-import {
-	cloneMetadata,
-	listingTime,
-	MetadataRebuild,
-	type ReadOptions,
-	type SessionMetadata,
-	type StoredRecord,
-} from "@agent/session-format";
+import { listingTime, type ReadOptions, type SessionMetadata, type StoredRecord } from "@agent/session-format";
+import { cloneMetadata, MetadataRebuild } from "@agent/session-format/store-kit";
 import { notFound, PREFIX } from "./errors.js";
 import { columnText, type Db, decodeRow, jsonbText, rowsForward, rowType } from "./rows.js";
 
