@@ -1,6 +1,6 @@
 import type { SessionMetadata } from "./metadata.js";
-import { MetadataRebuild } from "./metadata-rebuild.js";
 import { compareMetadata, type StoredMetadata } from "./metadata-compare.js";
+import { MetadataRebuild } from "./metadata-rebuild.js";
 import { parentSeqOf } from "./record-kinds.js";
 import type { DamageAckRecord, RecordInput, StoredRecord } from "./records.js";
 import type { VerifyProblem, VerifyReport } from "./store-contract.js";
@@ -88,7 +88,11 @@ export async function checkLog(
 		if (entry.kind === "blank") continue;
 		const where = { line: entry.line, byteOffset: entry.byteOffset };
 		if (entry.kind === "damaged") {
-			problems.push({ kind: entry.torn ? "torn_tail" : "corrupt_line", ...where, message: `line ${entry.line}: ${entry.reason}` });
+			problems.push({
+				kind: entry.torn ? "torn_tail" : "corrupt_line",
+				...where,
+				message: `line ${entry.line}: ${entry.reason}`,
+			});
 			if (!entry.torn) {
 				const line = { ...where, reason: entry.reason };
 				damaged.push(line);
@@ -98,7 +102,8 @@ export async function checkLog(
 		}
 		const { record } = entry;
 		records++;
-		if (entry.opaque !== undefined) problems.push({ kind: "opaque_record", ...where, seq: record.seq, message: entry.opaque });
+		if (entry.opaque !== undefined)
+			problems.push({ kind: "opaque_record", ...where, seq: record.seq, message: entry.opaque });
 		const unportable = unportableTextProblem(record, where);
 		if (unportable) problems.push(unportable);
 		if (record.recordType === "damage_ack") acks.push(record);

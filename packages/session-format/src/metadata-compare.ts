@@ -1,4 +1,5 @@
 import type { SessionMetadata } from "./metadata.js";
+import { METADATA_KEYS } from "./schema-keys.js";
 import type { VerifyProblem } from "./store-contract.js";
 import { truncateText } from "./text-cut.js";
 
@@ -8,29 +9,13 @@ export type StoredMetadata =
 	| { state: "missing" }
 	| { state: "invalid"; reason: string };
 
-/** The fields a cache must agree on with its log (every field derived from records). */
-const COMPARED = [
-	"lastSeq",
-	"logBytes",
-	"messageCount",
-	"createdAt",
-	"lastMessageAt",
-	"model",
-	"name",
-	"source",
-	"cronJobId",
-	"systemPromptOverride",
-	"identityKey",
-	"cwd",
-	"importedFrom",
-	"forkedFrom",
-	"archivedAt",
-	"uptimeSeconds",
-	"thinkingLevel",
-	"compactionCount",
-	"metrics",
-	"leafSeq",
-] as const satisfies ReadonlyArray<keyof SessionMetadata>;
+/**
+ * What a cache is not checked on: the id (the session's own), the shape's version, and the preview
+ * of the first message (a cache written before it existed lacks it until it is rebuilt).
+ */
+const NOT_COMPARED: ReadonlySet<string> = new Set(["id", "metadataVersion", "firstMessage"]);
+/** The fields a cache must agree on with its log (every field derived from records), in the schema's order. */
+const COMPARED = METADATA_KEYS.filter((key) => !NOT_COMPARED.has(key)) as ReadonlyArray<keyof SessionMetadata>;
 
 /**
  * The problems of a cache compared with the metadata its log says, field by field, in the same
@@ -42,7 +27,9 @@ export function compareMetadata(cached: StoredMetadata, rebuilt: SessionMetadata
 		return [{ kind: "metadata_missing", message: "the metadata cache is missing; repair rebuilds it from the log" }];
 	}
 	if (cached.state === "invalid") {
-		return [{ kind: "metadata_drift", message: `the metadata cache is damaged (${cached.reason}); repair rebuilds it` }];
+		return [
+			{ kind: "metadata_drift", message: `the metadata cache is damaged (${cached.reason}); repair rebuilds it` },
+		];
 	}
 	const problems: VerifyProblem[] = [];
 	for (const key of COMPARED) {

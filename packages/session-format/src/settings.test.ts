@@ -1,6 +1,10 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type * as z from "zod";
-import { type CompactionConfig, compactionSettingsToConfig, DEFAULT_COMPACTION_SETTINGS } from "./compaction-settings.js";
+import {
+	type CompactionConfig,
+	compactionSettingsToConfig,
+	DEFAULT_COMPACTION_SETTINGS,
+} from "./compaction-settings.js";
 import { sessionMetadataSchema } from "./metadata.js";
 import { compactionConfigSchema, compactionSettingsFromConfig } from "./settings.js";
 

@@ -13,7 +13,6 @@ export const compactionConfigSchema = lazySchema(() =>
 		.strict(),
 );
 
-
 /** The settings of a config section, checked by compactionConfigSchema (throws on a bad one). */
 export function compactionSettingsFromConfig(config: CompactionConfig | undefined | null): CompactionSettings {
 	// No section: the defaults, without building the schema (every process that loads a config asks).

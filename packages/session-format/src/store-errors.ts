@@ -36,6 +36,10 @@ export function storeErrors(packageName: string): StoreErrors {
 		},
 		invalidArgument: (message) => new AgentSessionError("INVALID_ARGUMENT", `${prefix} ${message}`),
 		aborted: (what, cause) =>
-			new AgentSessionError("ABORTED", `${prefix} ${what} was aborted by its signal; nothing was written`, options(cause)),
+			new AgentSessionError(
+				"ABORTED",
+				`${prefix} ${what} was aborted by its signal; nothing was written`,
+				options(cause),
+			),
 	};
 }

@@ -32,8 +32,8 @@ export {
 export { fastMetadata } from "./metadata-fast.js";
 export { hasHeader, MetadataRebuild } from "./metadata-rebuild.js";
 export { contextOf, openInMemory } from "./open-path.js";
-export { type DescendingPath, type DescendingWalkOptions, walkPathDescending } from "./path-walk.js";
 export { lineProblemReason } from "./parse-line.js";
+export { type DescendingPath, type DescendingWalkOptions, walkPathDescending } from "./path-walk.js";
 export { METADATA_KEYS } from "./schema-keys.js";
 export type { BackendJournal, BackendWriter, LeaseWait, SessionBackend } from "./session-backend.js";
 export {

@@ -5,10 +5,8 @@ import { cloneMetadata, newMetadata } from "./metadata-derive.js";
 import { openInMemory } from "./open-path.js";
 import type { RecordInput, StoredRecord } from "./records.js";
 import type { BackendWriter, LeaseWait, SessionBackend } from "./session-backend.js";
-import { appendUnless, iterate, labelRecord, moveLeaf, repairLog } from "./store-writes.js";
 import { type SessionStats, summarizeSessions } from "./stats.js";
 import {
-	checkAcceptedTurn,
 	checkCreateOptions,
 	checkIdentityKey,
 	checkLabel,
@@ -16,33 +14,28 @@ import {
 	checkName,
 	checkSearchArgs,
 	checkSeconds,
-	checkTurnId,
 } from "./store-args.js";
+import { type Capabilities, capabilitiesOf } from "./store-capabilities.js";
 import type {
-	AcceptedTurn,
 	AppendOptions,
 	AppendResult,
 	CreateSessionOptions,
-	EventRelay,
 	ForkOptions,
-	JournaledTurn,
 	ListJsonPage,
 	ListOptions,
 	ListPage,
 	OpenedSession,
 	OpenOptions,
 	ReadOptions,
-	RelayedEvents,
 	SearchOptions,
 	SeqGap,
 	SessionImportTarget,
 	SessionLease,
 	SessionStore,
-	StoreChange,
-	StoreWatcher,
 	VerifyReport,
 } from "./store-contract.js";
 import { type StoreErrors, storeErrors } from "./store-errors.js";
+import { appendUnless, iterate, labelRecord, moveLeaf, repairLog } from "./store-writes.js";
 import type { SearchHit } from "./text-search.js";
 
 /** The record schemas' half (prepareBatch validates with zod): loaded by the first deferred append only. */
@@ -70,54 +63,26 @@ export class SessionShell implements SessionStore, SessionImportTarget {
 	private readonly held = new Set<{ release(): Promise<void> }>();
 	private closing: Promise<void> | undefined;
 
-	declare readonly watch?: (onChange: (change: StoreChange) => void) => Promise<StoreWatcher>;
-	declare readonly noteAcceptedTurn?: (sessionId: string, turn: AcceptedTurn) => Promise<void>;
-	declare readonly acceptedTurns?: (sessionId: string) => Promise<JournaledTurn[]>;
-	declare readonly forgetAcceptedTurn?: (sessionId: string, turnId: string) => Promise<void>;
-	declare readonly claimJobTick?: (jobId: string, tick: Date, instance: string) => Promise<boolean>;
-	declare readonly relayEvents?: <E>(events: RelayedEvents<E>) => Promise<EventRelay>;
+	// Present only where the backend has what they need (store-capabilities.ts).
+	declare readonly watch?: Capabilities["watch"];
+	declare readonly noteAcceptedTurn?: Capabilities["noteAcceptedTurn"];
+	declare readonly acceptedTurns?: Capabilities["acceptedTurns"];
+	declare readonly forgetAcceptedTurn?: Capabilities["forgetAcceptedTurn"];
+	declare readonly claimJobTick?: Capabilities["claimJobTick"];
+	declare readonly relayEvents?: Capabilities["relayEvents"];
 
 	constructor(backend: SessionBackend) {
 		this.backend = backend;
 		this.errors = storeErrors(backend.name);
 		// Capabilities are members only where the backend has them: callers test for them, never for a class.
-		const self = this as { -readonly [K in keyof SessionShell]: SessionShell[K] };
-		if (backend.watch) {
-			const watch = backend.watch.bind(backend);
-			self.watch = async (onChange) => {
-				return this.holdUntilClosed(await watch(onChange));
-			};
-		}
-		const journal = backend.journal;
-		if (journal) {
-			self.noteAcceptedTurn = async (id, turn) => {
-				assertSessionId(id);
-				checkAcceptedTurn(turn);
-				// A deferred session keeps nothing before its first reply: nothing to recover either.
-				if (this.deferred.has(id)) return;
-				await this.settled(id);
-				await journal.note(id, turn);
-			};
-			self.acceptedTurns = async (id) => {
-				assertSessionId(id);
-				if (this.deferred.has(id)) return [];
-				await this.settled(id);
-				return journal.list(id);
-			};
-			self.forgetAcceptedTurn = async (id, turnId) => {
-				assertSessionId(id);
-				checkTurnId(turnId);
-				if (this.deferred.has(id)) return;
-				await journal.forget(id, turnId);
-			};
-		}
-		if (backend.claimJobTick) self.claimJobTick = backend.claimJobTick.bind(backend);
-		if (backend.relayEvents) {
-			const relayEvents = backend.relayEvents.bind(backend);
-			self.relayEvents = async (events) => {
-				return this.holdUntilClosed(await relayEvents(events));
-			};
-		}
+		Object.assign(
+			this,
+			capabilitiesOf(backend, {
+				deferred: (id) => this.deferred.has(id),
+				settled: (id) => this.settled(id),
+				holdUntilClosed: (running) => this.holdUntilClosed(running),
+			}),
+		);
 	}
 
 	async create(options: CreateSessionOptions = {}): Promise<SessionMetadata> {

@@ -1,21 +1,20 @@
-import { closeSync, lstatSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import {
-	type ListJsonPage,
-	type ListOptions,
-	type ListPage,
-	type OpenedSession,
-	type OpenOptions,
-	type ReadOptions,
-	type SearchHit,
-	type SearchOptions,
-	SESSION_ID_PATTERN,
-	type SessionLease,
-	type SessionMetadata,
-	type SessionStats,
-	type StoreChange,
-	type StoredRecord,
-	type StoreWatcher,
+import type {
+	ListJsonPage,
+	ListOptions,
+	ListPage,
+	OpenedSession,
+	OpenOptions,
+	ReadOptions,
+	SearchHit,
+	SearchOptions,
+	SessionLease,
+	SessionMetadata,
+	SessionStats,
+	StoreChange,
+	StoredRecord,
+	StoreWatcher,
 } from "@agent/session-format/reading";
 import {
 	type BackendJournal,
@@ -29,18 +28,17 @@ import {
 import { acceptedTurns, forgetAcceptedTurn, noteAcceptedTurn } from "./accepted-turns.js";
 import { errnoCode, PACKAGE, storageFailure } from "./errors.js";
 import { keepFileSizeSignalHarmless } from "./file-size-signal.js";
-import { holdsSession, type ListedPage, pageOf, readAllMetadata } from "./list.js";
+import { holdsSession, type ListedPage, pageOf, readAllMetadata, sessionDirsToCheck } from "./list.js";
 import type { ListedSession } from "./listed-session.js";
 import { closeLogView, type LogView, openLogView, withLogView } from "./log-view.js";
 import { MetadataCache } from "./metadata-cache.js";
-import { writeMetadataFile } from "./metadata-file.js";
 import { type FileStoreOptions, type ResolvedOptions, resolveOptions } from "./options.js";
 import { metadataSnapshotPath, type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
 import { type ReadContext, readAll, readFromSeq, tailRecords } from "./read-ops.js";
 import { resumeSession } from "./resume.js";
 import { makePrivateDir } from "./safe-files.js";
 import { searchLogs } from "./search.js";
-import { createLog, makeSessionDir, makeSessionsRoot, syncNewDirectory } from "./session-files.js";
+import { fillNewSession, makeSessionDir, makeSessionsRoot } from "./session-files.js";
 import { watchStore } from "./store-watch.js";
 
 /** The writing half (write-ops.ts), loaded by the first operation that writes or verifies. */
@@ -85,7 +83,7 @@ export class FileBackend implements SessionBackend {
 	async create(make: (id: string) => SessionMetadata): Promise<SessionMetadata> {
 		const paths = makeSessionDir(this.home);
 		const metadata = make(paths.id);
-		this.fillNewSession(paths, metadata);
+		fillNewSession(paths, metadata, this.options);
 		return metadata;
 	}
 
@@ -95,7 +93,9 @@ export class FileBackend implements SessionBackend {
 	}
 
 	open(id: string, options: OpenOptions): Promise<OpenedSession> {
-		return this.view(id, (view) => resumeSession(view, options, { ...this.readContext(id), chunkBytes: this.options.backwardChunkBytes }));
+		return this.view(id, (view) =>
+			resumeSession(view, options, { ...this.readContext(id), chunkBytes: this.options.backwardChunkBytes }),
+		);
 	}
 
 	read(id: string, fromSeq: number, options: ReadOptions): AsyncIterable<StoredRecord> {
@@ -192,7 +192,7 @@ export class FileBackend implements SessionBackend {
 			if (errnoCode(error) === "EEXIST") return (await this.metadata(id)).lastSeq;
 			throw storageFailure(`could not create the session directory ${paths.dir}`, error);
 		}
-		this.fillNewSession(paths, { ...cloneMetadata(facts), id, lastSeq: 0, logBytes: 0 });
+		fillNewSession(paths, { ...cloneMetadata(facts), id, lastSeq: 0, logBytes: 0 }, this.options);
 		return 0;
 	}
 
@@ -201,36 +201,9 @@ export class FileBackend implements SessionBackend {
 		return verifySession(this.pathsOf(id), this.options);
 	}
 
-	/** A new session's empty log and its metadata in the directory just made for it; nothing of it is kept on failure. */
-	private fillNewSession(paths: SessionPaths, metadata: SessionMetadata): void {
-		try {
-			closeSync(createLog(paths));
-			writeMetadataFile(paths, metadata, this.fsync);
-			syncNewDirectory(paths, this.home, this.options.durability);
-		} catch (error) {
-			rmSync(paths.dir, { recursive: true, force: true });
-			throw storageFailure(
-				`could not create session ${paths.id} in ${paths.dir} (${(error as Error).message}); nothing of it was kept. Free disk space or fix the error and retry`,
-				error,
-			);
-		}
-	}
-
 	/** Every session directory (a symbolic link in its place too: verify reports it), in id order. */
 	async checkedIds(): Promise<string[]> {
-		let names: string[];
-		try {
-			names = readdirSync(sessionsRoot(this.home));
-		} catch {
-			return [];
-		}
-		return names
-			.filter((name) => SESSION_ID_PATTERN.test(name))
-			.sort()
-			.filter((id) => {
-				const dir = this.pathsOf(id).dir;
-				return (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() ?? false) || holdsSession(dir);
-			});
+		return sessionDirsToCheck(this.home);
 	}
 
 	/** Reports changes to the store's sessions made by any process (store-watch.ts). */

@@ -1,46 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { exitWithin, runStoreScript } from "@agent/store-conformance";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileStore } from "./store.js";
 import { tempStore } from "./test-home.js";
 
 const CHILD = fileURLToPath(new URL("../test/child-closer.mjs", import.meta.url));
-
-interface Ran {
-	child: ChildProcess;
-	/** The session the child made, once it printed it (after closing, when it closes). */
-	id: Promise<string>;
-	exit: Promise<number | null>;
-}
-
-function run(home: string, how: "close" | "dispose"): Ran {
-	const child = spawn(process.execPath, [CHILD, JSON.stringify({ home, how })], { stdio: ["ignore", "pipe", "pipe"] });
-	let out = "";
-	let err = "";
-	child.stderr?.on("data", (chunk) => {
-		err += chunk;
-	});
-	const exit = once(child, "exit").then(([code]) => code as number | null);
-	const id = new Promise<string>((resolve, reject) => {
-		child.stdout?.on("data", (chunk) => {
-			out += chunk;
-			if (out.includes("\n")) resolve((JSON.parse(out) as { id: string }).id);
-		});
-		exit.then((code) => reject(new Error(`the child ended (${code}) before it printed: ${err}`)));
-	});
-	return { child, id, exit };
-}
-
-/** The exit code, or "running" if the process is still running after `ms`. */
-function exitWithin(ran: Ran, ms: number): Promise<number | null | "running"> {
-	let timer: NodeJS.Timeout | undefined;
-	const late = new Promise<"running">((resolve) => {
-		timer = setTimeout(() => resolve("running"), ms);
-	});
-	return Promise.race([ran.exit, late]).finally(() => clearTimeout(timer));
-}
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -55,9 +21,9 @@ describe("close() lets go of everything the file store holds", () => {
 		async (how) => {
 			const { home, cleanup } = tempStore();
 			try {
-				const ran = run(home, how);
+				const ran = runStoreScript(CHILD, { home, how });
 				children.push(ran.child);
-				const id = await ran.id;
+				const { id } = (await ran.printed) as { id: string };
 				// Generous for a loaded machine: a process that nothing holds ends in milliseconds.
 				expect(await exitWithin(ran, 30_000)).toBe(0);
 				const store = createFileStore({ home });

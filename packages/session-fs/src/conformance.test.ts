@@ -1,4 +1,4 @@
-import { openSync, readFileSync, writeSync, closeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { runStoreConformance } from "@agent/store-conformance";
 import { tempStore } from "./test-home.js";
 
@@ -11,7 +11,12 @@ function damageable(options: Parameters<typeof tempStore>[0] = {}) {
 			const log = made.store.pathsOf(id).log;
 			const lines = readFileSync(log).toString("utf8").split("\n");
 			const index = lines.findIndex((line) => line.length > 0 && (JSON.parse(line) as { seq: number }).seq === seq);
-			const offset = Buffer.byteLength(lines.slice(0, index).map((line) => `${line}\n`).join(""));
+			const offset = Buffer.byteLength(
+				lines
+					.slice(0, index)
+					.map((line) => `${line}\n`)
+					.join(""),
+			);
 			const fd = openSync(log, "r+");
 			try {
 				writeSync(fd, "#", offset);

@@ -1,5 +1,5 @@
 import { fstatSync, readSync } from "node:fs";
-import { type SessionMetadata } from "@agent/session-format/reading";
+import type { SessionMetadata } from "@agent/session-format/reading";
 import { applyRecord, cloneMetadata, MetadataRebuild } from "@agent/session-format/store-kit";
 import { readLinesBackward } from "./backward-reader.js";
 import { readLinesForward } from "./line-reader.js";

@@ -1,4 +1,9 @@
-import { loadSchemaChecks, type RecordProblem, type StoredRecord, schemaChecksLoaded } from "@agent/session-format/reading";
+import {
+	loadSchemaChecks,
+	type RecordProblem,
+	type StoredRecord,
+	schemaChecksLoaded,
+} from "@agent/session-format/reading";
 import { walkPathDescending } from "@agent/session-format/store-kit";
 import { readLinesBackward } from "./backward-reader.js";
 import { lineNumberer, type RawLine } from "./line-reader.js";

@@ -49,7 +49,10 @@ export function classifyLine(raw: RawLine): LineOutcome | undefined {
 				},
 			};
 		}
-		return { kind: "problem", problem: { ...where, code: parsed.problem.code, reason: lineProblemReason(parsed.problem) } };
+		return {
+			kind: "problem",
+			problem: { ...where, code: parsed.problem.code, reason: lineProblemReason(parsed.problem) },
+		};
 	}
 	if (parsed.record.recordType === "opaque") {
 		return {

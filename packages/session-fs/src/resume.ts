@@ -1,4 +1,10 @@
-import { type OpenedSession, type OpenOptions, type RecordProblem, type SessionMetadata, type StoredRecord } from "@agent/session-format/reading";
+import type {
+	OpenedSession,
+	OpenOptions,
+	RecordProblem,
+	SessionMetadata,
+	StoredRecord,
+} from "@agent/session-format/reading";
 import { cloneMetadata, contextOf } from "@agent/session-format/store-kit";
 import { invalidArgument } from "./errors.js";
 import { readFirstRecord } from "./first-record.js";

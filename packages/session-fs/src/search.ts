@@ -3,7 +3,6 @@ import {
 	type SearchHit,
 	type SearchOptions,
 	type SessionMetadata,
-	type StoredRecord,
 	type TextMatcher,
 	textMatcher,
 } from "@agent/session-format/reading";

@@ -1,5 +1,16 @@
 import { closeSync, ftruncateSync, readSync } from "node:fs";
-import { AgentSessionError, type AppendResult, InvalidRecordError, prepareBatch, type RecordInput, recordLine, type SeqGap, type SessionMetadata, type SessionRecord, type StoredRecord } from "@agent/session-format";
+import {
+	AgentSessionError,
+	type AppendResult,
+	InvalidRecordError,
+	prepareBatch,
+	type RecordInput,
+	recordLine,
+	type SeqGap,
+	type SessionMetadata,
+	type SessionRecord,
+	type StoredRecord,
+} from "@agent/session-format";
 import {
 	applyRecord,
 	type BackendWriter,
@@ -17,8 +28,8 @@ import type { ResolvedOptions } from "./options.js";
 import { walkPathBackward } from "./path-walk.js";
 import type { SessionPaths } from "./paths.js";
 import { classifyLine, classifyLineLoading } from "./record-reader.js";
-import { verifySession } from "./verify.js";
 import { APPEND_FLAGS, assertRealDirectory, openOwnFile } from "./safe-files.js";
+import { verifySession } from "./verify.js";
 import { appendAll, copyRange, datasync } from "./write-bytes.js";
 
 const NEWLINE = Buffer.from("\n");

@@ -17,27 +17,23 @@ import {
 	type StoreWatcher,
 	textMatcher,
 } from "@agent/session-format";
-import {
-	cloneMetadata,
-	type HeldSession,
-	type LeaseWait,
-	type LogCheck,
-	type SessionBackend,
-} from "@agent/session-format/store-kit";
+import type { HeldSession, LeaseWait, LogCheck, SessionBackend } from "@agent/session-format/store-kit";
 import type pg from "pg";
 import { TurnJournal } from "./accepted-turns.js";
 import { watchAppends } from "./append-watch.js";
 import { boundedRead } from "./bounded-read.js";
-import { invalidArgument, PACKAGE, storageFailure } from "./errors.js";
+import { invalidArgument, PACKAGE } from "./errors.js";
 import { startEventRelay } from "./event-relay.js";
 import { forkSession } from "./fork.js";
 import { PgLease } from "./lease.js";
 import { listPage } from "./list.js";
 import { openSession } from "./open-session.js";
 import { connectionStringOf, DEFAULT_MAX_LEASES, newPool, type PgStoreOptions, withoutPassword } from "./options.js";
-import { type Db, decodeRow, jsonbText, type RecordRow, rowsForward } from "./rows.js";
+import { connect, onPool, transaction } from "./pool-work.js";
+import { readRows } from "./read-path.js";
+import { decodeRow, type RecordRow } from "./rows.js";
 import { searchRows } from "./search.js";
-import { insertRecords, insertSession, loadMetadata, saveMetadata, where } from "./session-rows.js";
+import { adoptSession, insertRecords, insertSession, loadMetadata, saveMetadata, where } from "./session-rows.js";
 import { verifySession } from "./verify.js";
 import { type WriteTx, withWriteTx } from "./write-tx.js";
 
@@ -86,14 +82,14 @@ export class PgBackend implements SessionBackend {
 
 	async create(make: (id: string) => SessionMetadata): Promise<SessionMetadata> {
 		const metadata = make(newSessionId());
-		await this.db("creating a session", (db) => insertSession(db, metadata, metadata));
+		await onPool(this.pool, "creating a session", (db) => insertSession(db, metadata, metadata));
 		return metadata;
 	}
 
 	/** Writes a deferred session out in one transaction (its first assistant message came, or an operation needs it stored). */
 	materialize(held: HeldSession): Promise<void> {
 		const id = held.metadata.id;
-		return this.transaction(`storing deferred session ${id}`, async (client) => {
+		return transaction(this.pool, `storing deferred session ${id}`, async (client) => {
 			await insertSession(client, held.created, held.created);
 			await insertRecords(client, id, held.records, held.lines);
 			await saveMetadata(client, held.metadata);
@@ -101,32 +97,15 @@ export class PgBackend implements SessionBackend {
 	}
 
 	open(id: string, options: OpenOptions): Promise<OpenedSession> {
-		return this.db(`opening session ${id}`, (db) => openSession(db, id, options));
+		return onPool(this.pool, `opening session ${id}`, (db) => openSession(db, id, options));
 	}
 
-	async *read(id: string, fromSeq: number, options: ReadOptions): AsyncIterable<StoredRecord> {
-		await loadMetadata(this.pool, id).catch((error: unknown) => {
-			throw storageFailure(`reading session ${id}`, error);
-		});
-		const pages = rowsForward(this.pool, id, fromSeq);
-		for (;;) {
-			let page: IteratorResult<RecordRow[]>;
-			try {
-				page = await pages.next();
-			} catch (error) {
-				throw storageFailure(`reading session ${id}`, error);
-			}
-			if (page.done) return;
-			options.signal?.throwIfAborted();
-			for (const row of page.value) {
-				const record = decodeRow(row, options, where(id));
-				if (record) yield record;
-			}
-		}
+	read(id: string, fromSeq: number, options: ReadOptions): AsyncIterable<StoredRecord> {
+		return readRows(this.pool, id, fromSeq, options);
 	}
 
 	tail(id: string, n: number, options: ReadOptions): Promise<StoredRecord[]> {
-		return this.db(`reading the tail of session ${id}`, async (db) => {
+		return onPool(this.pool, `reading the tail of session ${id}`, async (db) => {
 			await loadMetadata(db, id);
 			if (n === 0) return [];
 			const { rows } = await db.query<RecordRow>(
@@ -141,11 +120,11 @@ export class PgBackend implements SessionBackend {
 	}
 
 	list(options: ListOptions): Promise<ListPage> {
-		return this.db("listing sessions", (db) => listPage(db, options));
+		return onPool(this.pool, "listing sessions", (db) => listPage(db, options));
 	}
 
 	metadata(id: string): Promise<SessionMetadata> {
-		return this.db(`reading session ${id}`, (db) => loadMetadata(db, id));
+		return onPool(this.pool, `reading session ${id}`, (db) => loadMetadata(db, id));
 	}
 
 	search(query: string, options: SearchOptions): Promise<SearchHit[]> {
@@ -160,7 +139,7 @@ export class PgBackend implements SessionBackend {
 
 	/** One write transaction on a pooled connection, under the session's lock. */
 	async write<T>(id: string, wait: LeaseWait, work: (tx: WriteTx) => Promise<T>): Promise<T> {
-		const client = await this.connect(`writing to session ${id}`);
+		const client = await connect(this.pool, `writing to session ${id}`);
 		try {
 			return await withWriteTx(client, this.pool, id, { waitMs: wait.waitMs ?? this.waitMs, now: this.now }, work);
 		} finally {
@@ -169,7 +148,7 @@ export class PgBackend implements SessionBackend {
 	}
 
 	fork(id: string, options: ForkOptions): Promise<SessionMetadata> {
-		return this.transaction(`forking session ${id}`, (client) => forkSession(client, id, options, this.now()));
+		return transaction(this.pool, `forking session ${id}`, (client) => forkSession(client, id, options, this.now()));
 	}
 
 	/** Deletes the session and its records in one transaction under its lock: readers see it whole or not at all. */
@@ -181,27 +160,15 @@ export class PgBackend implements SessionBackend {
 	}
 
 	adopt(id: string, facts: SessionMetadata): Promise<number> {
-		return this.db(`adopting session ${id}`, async (db) => {
-			const metadata = { ...cloneMetadata(facts), id, lastSeq: 0, logBytes: 0 };
-			await db.query(
-				"INSERT INTO agent_sessions (id, created, metadata, sort_ms) VALUES ($1, $2, $2, 0) ON CONFLICT (id) DO NOTHING",
-				[id, jsonbText(metadata)],
-			);
-			const { rows } = await db.query<{ last_seq: number; metadata: SessionMetadata | null }>(
-				"SELECT last_seq, metadata FROM agent_sessions WHERE id = $1",
-				[id],
-			);
-			if (rows[0]?.last_seq === 0 && rows[0].metadata !== null) await saveMetadata(db, rows[0].metadata);
-			return rows[0]?.last_seq ?? 0;
-		});
+		return onPool(this.pool, `adopting session ${id}`, (db) => adoptSession(db, id, facts));
 	}
 
 	check(id: string): Promise<LogCheck> {
-		return this.db(`verifying session ${id}`, (db) => verifySession(db, id));
+		return onPool(this.pool, `verifying session ${id}`, (db) => verifySession(db, id));
 	}
 
 	checkedIds(): Promise<string[]> {
-		return this.db("verifying sessions", async (db) => {
+		return onPool(this.pool, "verifying sessions", async (db) => {
 			const { rows } = await db.query<{ id: string }>("SELECT id FROM agent_sessions ORDER BY id");
 			return rows.map((row) => row.id);
 		});
@@ -212,7 +179,7 @@ export class PgBackend implements SessionBackend {
 	 * ask about the same job and tick (a row keyed by both; the others find it taken).
 	 */
 	claimJobTick(jobId: string, tick: Date, instance: string): Promise<boolean> {
-		return this.db(`claiming job ${jobId}`, async (db) => {
+		return onPool(this.pool, `claiming job ${jobId}`, async (db) => {
 			const result = await db.query(
 				"INSERT INTO agent_job_ticks (job_id, tick, instance) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
 				[jobId, tick, instance],
@@ -225,7 +192,9 @@ export class PgBackend implements SessionBackend {
 	async watch(onChange: (change: StoreChange) => void): Promise<StoreWatcher> {
 		const url = this.connectionString;
 		if (url === undefined) {
-			throw invalidArgument("watch needs a store opened with a URL (it LISTENs on a connection of its own), not with a pool");
+			throw invalidArgument(
+				"watch needs a store opened with a URL (it LISTENs on a connection of its own), not with a pool",
+			);
 		}
 		return watchAppends(url, (id) => this.metadata(id), onChange);
 	}
@@ -241,38 +210,6 @@ export class PgBackend implements SessionBackend {
 			if (this.ownsPool) await this.pool.end();
 		} finally {
 			clearInterval(holdOn);
-		}
-	}
-
-	/** A plain transaction on a pooled connection. */
-	private async transaction<T>(what: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-		const client = await this.connect(what);
-		try {
-			await client.query("BEGIN");
-			const result = await work(client);
-			await client.query("COMMIT");
-			return result;
-		} catch (error) {
-			await client.query("ROLLBACK").catch(() => undefined);
-			throw storageFailure(what, error);
-		} finally {
-			client.release();
-		}
-	}
-
-	private async connect(what: string): Promise<pg.PoolClient> {
-		try {
-			return await this.pool.connect();
-		} catch (error) {
-			throw storageFailure(`${what}: connecting to PostgreSQL`, error);
-		}
-	}
-
-	private async db<T>(what: string, work: (db: Db) => Promise<T>): Promise<T> {
-		try {
-			return await work(this.pool);
-		} catch (error) {
-			throw storageFailure(what, error);
 		}
 	}
 }

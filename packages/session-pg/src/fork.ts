@@ -1,5 +1,18 @@
-import { type ForkOptions, newSessionId, type SessionMetadata, type StoredRecord, serializeRecord } from "@agent/session-format";
-import { applyRecord, cloneMetadata, forkedRecord, forkMetadata, sessionHeaderOf, withSessionHeader } from "@agent/session-format/store-kit";
+import {
+	type ForkOptions,
+	newSessionId,
+	type SessionMetadata,
+	type StoredRecord,
+	serializeRecord,
+} from "@agent/session-format";
+import {
+	applyRecord,
+	cloneMetadata,
+	forkedRecord,
+	forkMetadata,
+	sessionHeaderOf,
+	withSessionHeader,
+} from "@agent/session-format/store-kit";
 import type { PoolClient } from "pg";
 import { invalidArgument } from "./errors.js";
 import { walkRows } from "./read-path.js";

@@ -1,4 +1,13 @@
-import { type AppendResult, type LeaseHolder, prepareBatch, type RecordInput, type SessionLease, type SessionMetadata, type SessionRecord, serializeRecord } from "@agent/session-format";
+import {
+	type AppendResult,
+	type LeaseHolder,
+	prepareBatch,
+	type RecordInput,
+	type SessionLease,
+	type SessionMetadata,
+	type SessionRecord,
+	serializeRecord,
+} from "@agent/session-format";
 import { applyRecord, cloneMetadata } from "@agent/session-format/store-kit";
 import type { Pool, PoolClient } from "pg";
 import {

@@ -21,7 +21,9 @@ export async function openSession(db: Db, id: string, options: OpenOptions): Pro
 		metadata = await loadMetadata(db, id);
 		const leafSeq = options.leafSeq;
 		if (!Number.isInteger(leafSeq) || leafSeq < 0 || leafSeq > metadata.lastSeq) {
-			throw invalidArgument(`cannot open session ${id} at seq ${String(leafSeq)}: it holds seqs 1..${metadata.lastSeq}`);
+			throw invalidArgument(
+				`cannot open session ${id} at seq ${String(leafSeq)}: it holds seqs 1..${metadata.lastSeq}`,
+			);
 		}
 		walked = await walkRows(db, id, { leafSeq, stopAtCompaction: true }, read);
 		if (walked.start === undefined && leafSeq > 0) {

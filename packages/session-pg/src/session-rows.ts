@@ -192,3 +192,18 @@ export async function insertRecords(
 		[id, records.map((record) => record.seq), records.map(rowType), lines],
 	);
 }
+
+/** SessionImportTarget.adoptSession: the session with these creation facts unless it exists; its last seq. */
+export async function adoptSession(db: Db, id: string, facts: SessionMetadata): Promise<number> {
+	const metadata = { ...cloneMetadata(facts), id, lastSeq: 0, logBytes: 0 };
+	await db.query(
+		"INSERT INTO agent_sessions (id, created, metadata, sort_ms) VALUES ($1, $2, $2, 0) ON CONFLICT (id) DO NOTHING",
+		[id, jsonbText(metadata)],
+	);
+	const { rows } = await db.query<{ last_seq: number; metadata: SessionMetadata | null }>(
+		"SELECT last_seq, metadata FROM agent_sessions WHERE id = $1",
+		[id],
+	);
+	if (rows[0]?.last_seq === 0 && rows[0].metadata !== null) await saveMetadata(db, rows[0].metadata);
+	return rows[0]?.last_seq ?? 0;
+}

@@ -1,4 +1,12 @@
-import { type AppendResult, assertSessionId, portableRecord, prepareBatch, type RecordInput, type SeqGap, type SessionMetadata, type StoredRecord, serializeRecord } from "@agent/session-format";
+import {
+	assertSessionId,
+	portableRecord,
+	prepareBatch,
+	type SeqGap,
+	type SessionMetadata,
+	type StoredRecord,
+	serializeRecord,
+} from "@agent/session-format";
 import {
 	applyRecord,
 	type BackendWriter,

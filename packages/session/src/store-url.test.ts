@@ -36,7 +36,9 @@ function installWithoutPostgres(): string {
 	const installed = join(PACKAGE_DIR, "node_modules");
 	for (const name of readdirSync(installed)) {
 		if (name.startsWith(".")) continue;
-		const scoped = name.startsWith("@") ? readdirSync(join(installed, name)).map((inner) => `${name}/${inner}`) : [name];
+		const scoped = name.startsWith("@")
+			? readdirSync(join(installed, name)).map((inner) => `${name}/${inner}`)
+			: [name];
 		for (const dependency of scoped) {
 			if (dependency === "@agent/session-pg" || dependency === "@agent/session") continue;
 			mkdirSync(join(root, "node_modules", dependency, ".."), { recursive: true });
@@ -68,7 +70,11 @@ process.stdout.write(JSON.stringify(out));
 		);
 		const child = spawnSync(process.execPath, [join(root, "main.mjs")], { cwd: root, encoding: "utf8" });
 		expect(child.status, child.stderr).toBe(0);
-		const out = JSON.parse(child.stdout) as { created: string; described: string; error?: { code: string; message: string } };
+		const out = JSON.parse(child.stdout) as {
+			created: string;
+			described: string;
+			error?: { code: string; message: string };
+		};
 		expect(out.created).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
 		expect(out.described).toBe(home);
 		expect(out.error?.code).toBe("INVALID_ARGUMENT");

@@ -69,8 +69,7 @@ const ODD_LOG_PROBLEMS: Array<Omit<VerifyProblem, "line" | "byteOffset">> = [
 	{
 		kind: "compaction_off_path",
 		seq: 6,
-		message:
-			"compaction 6 keeps from seq 2, which is not on its path; the context keeps nothing from before it",
+		message: "compaction 6 keeps from seq 2, which is not on its path; the context keeps nothing from before it",
 	},
 ];
 
@@ -116,7 +115,12 @@ export function describeVerify(context: SuiteContext, handle: () => StoreHandle)
 			const made = await store.create({ name: "odd" });
 			const id = "01JMRZ8X1Q9V5E2H3K4M6N7P8R";
 			expect(await store.adoptSession(id, { ...creationFactsOf(await store.metadata(made.id)), id })).toBe(0);
-			await store.appendExact(id, ODD_LOG, { gaps: [{ from: 3, to: 4 }, { from: 9, to: 9 }] });
+			await store.appendExact(id, ODD_LOG, {
+				gaps: [
+					{ from: 3, to: 4 },
+					{ from: 9, to: 9 },
+				],
+			});
 			const [report] = await store.verify(id);
 			expect(problemsOf(report)).toEqual(ODD_LOG_PROBLEMS);
 			expect(report?.ok).toBe(false);
@@ -152,7 +156,11 @@ export function describeVerify(context: SuiteContext, handle: () => StoreHandle)
 			expect(corrupt).toMatchObject({ kind: "corrupt_line" });
 			expect(corrupt?.message).toMatch(/^line 2: not valid JSON \(Unexpected token '#'/);
 			const gap = { kind: "seq_gap", seq: 3, message: "seq 3 follows seq 1: 1 seq is missing" };
-			const parent = { kind: "dangling_parent", seq: 3, message: "seq 3 names parent 2, which is not an earlier readable record" };
+			const parent = {
+				kind: "dangling_parent",
+				seq: 3,
+				message: "seq 3 names parent 2, which is not an earlier readable record",
+			};
 			expect(rest).toEqual([gap, parent]);
 			expect(report?.ok).toBe(false);
 			const repaired = await store.repair(id);
