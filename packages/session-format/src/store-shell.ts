@@ -123,12 +123,19 @@ export class SessionShell implements SessionStore, SessionImportTarget {
 	}
 
 	read(id: string, options: ReadOptions = {}): AsyncIterable<StoredRecord> {
-		return this.readFrom(id, 1, options);
+		assertSessionId(id);
+		// Not through readFrom: a wrapper that replaces readFrom (to count, say) sees only its own calls.
+		return this.records(id, 1, options);
 	}
 
 	readFrom(id: string, fromSeq: number, options: ReadOptions = {}): AsyncIterable<StoredRecord> {
 		assertSessionId(id);
 		if (!Number.isInteger(fromSeq)) throw this.errors.invalidArgument(`readFrom needs a whole seq, got ${fromSeq}`);
+		return this.records(id, fromSeq, options);
+	}
+
+	/** The records with seq >= fromSeq of a session held in memory or stored. */
+	private records(id: string, fromSeq: number, options: ReadOptions): AsyncIterable<StoredRecord> {
 		const pending = this.deferred.get(id);
 		if (pending) return iterate(pending.records.filter((record) => record.seq >= fromSeq));
 		const shell = this;
