@@ -13,6 +13,8 @@ export interface StoreErrors {
 	locked(sessionId: string, holder: LeaseHolder | undefined, waitedMs: number, cause?: unknown): SessionLockedError;
 	/** A lease that can write no more (released, taken over, its connection gone): `why` ends "the write lease on session X …". */
 	leaseGone(sessionId: string, why: string, cause?: unknown): SessionLockedError;
+	/** A lease used after its release: the caller's mistake (INVALID_ARGUMENT), whichever store. */
+	leaseReleased(sessionId: string): AgentSessionError;
 	invalidArgument(message: string): AgentSessionError;
 	aborted(what: string, cause?: unknown): AgentSessionError;
 }
@@ -34,6 +36,11 @@ export function storeErrors(packageName: string): StoreErrors {
 			error.message = `${prefix} the write lease on session ${sessionId} ${why}; nothing was written. Take a new lease and retry`;
 			return error;
 		},
+		leaseReleased: (sessionId) =>
+			new AgentSessionError(
+				"INVALID_ARGUMENT",
+				`${prefix} the lease on session ${sessionId} was released; take a new one with store.lease()`,
+			),
 		invalidArgument: (message) => new AgentSessionError("INVALID_ARGUMENT", `${prefix} ${message}`),
 		aborted: (what, cause) =>
 			new AgentSessionError(

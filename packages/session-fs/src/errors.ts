@@ -12,6 +12,7 @@ export const notFound = errors.notFound;
 export const locked = errors.locked;
 export const invalidArgument = errors.invalidArgument;
 export const aborted = errors.aborted;
+export const leaseReleased = errors.leaseReleased;
 
 /** The lease this writer held was taken over (it went stale): nothing more is written through it. */
 export function leaseLost(sessionId: string, cause?: unknown) {

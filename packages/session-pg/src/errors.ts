@@ -9,9 +9,8 @@ const errors = storeErrors(PACKAGE);
 
 export const notFound = errors.notFound;
 export const locked = errors.locked;
-/** A lease used after its release, or whose connection (and with it the lock) was lost. */
-export const leaseGone = errors.leaseGone;
 export const invalidArgument = errors.invalidArgument;
+export const leaseReleased = errors.leaseReleased;
 
 /**
  * The connection holding a session's lease was lost (the database restarted, the network broke):

@@ -13,7 +13,7 @@ import type { Pool, PoolClient } from "pg";
 import {
 	isLockTimeout,
 	leaseConnectionLost,
-	leaseGone,
+	leaseReleased,
 	leasesExhausted,
 	locked,
 	notFound,
@@ -166,7 +166,7 @@ export class PgLease implements SessionLease {
 	/** `work`, after the calls before it, on a lease still held. */
 	private serially<T>(work: () => Promise<T>): Promise<T> {
 		const next = this.queue.then(() => {
-			if (this.released) throw leaseGone(this.sessionId, "was released");
+			if (this.released) throw leaseReleased(this.sessionId);
 			if (this.lost) throw leaseConnectionLost(this.sessionId);
 			return work();
 		});
