@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readdirSync, statSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
 	decodeListCursor,
@@ -100,6 +100,24 @@ function directoryIdentity(root: string): DirectoryIdentity | undefined {
 /** True when the directory holds a session (a log or metadata); an empty one is being created or deleted. */
 export function holdsSession(dir: string): boolean {
 	return existsSync(join(dir, LOG_FILE)) || existsSync(join(dir, METADATA_FILE));
+}
+
+/** The sessions verify checks, in id order: every directory holding one, and a symbolic link in one's place. */
+export function sessionDirsToCheck(home: string): string[] {
+	const root = sessionsRoot(home);
+	let names: string[];
+	try {
+		names = readdirSync(root);
+	} catch {
+		return [];
+	}
+	return names
+		.filter(isSessionId)
+		.sort()
+		.filter((id) => {
+			const dir = join(root, id);
+			return (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() ?? false) || holdsSession(dir);
+		});
 }
 
 function matches(session: ListedSession, options: ListOptions): boolean {
