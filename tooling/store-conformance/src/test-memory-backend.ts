@@ -132,6 +132,7 @@ export class MemoryBackend implements SessionBackend {
 					(options.source === undefined || metadata.source === options.source) &&
 					(options.identityKey === undefined || metadata.identityKey === options.identityKey) &&
 					(options.cwd === undefined || metadata.cwd === options.cwd) &&
+					(options.createdBy === undefined || metadata.createdBy === options.createdBy) &&
 					(!options.search || listSearchMatches(options.search, metadata.id, metadata.name)),
 			)
 			.sort((a, b) => listingTime(b) - listingTime(a) || (a.id < b.id ? 1 : -1));
@@ -153,6 +154,7 @@ export class MemoryBackend implements SessionBackend {
 		const limit = options.limit ?? 100;
 		const listing: ListOptions = { archived: options.archived ?? false };
 		if (options.cwd !== undefined) listing.cwd = options.cwd;
+		if (options.createdBy !== undefined) listing.createdBy = options.createdBy;
 		const hits: SearchHit[] = [];
 		for (const session of (await this.list(listing)).sessions) {
 			for (const record of this.kept(session.id).records) {
