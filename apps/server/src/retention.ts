@@ -1,5 +1,6 @@
 import { type AgentSessions, type InstanceLink, type PruneReport, pruneArchived } from "@agent/session";
 import { Cron } from "croner";
+import type { Log } from "./log.js";
 
 /** What one retention run did. */
 export interface RetentionRun {
@@ -9,24 +10,8 @@ export interface RetentionRun {
 	jobTicks?: number;
 }
 
-/** Where a run is reported: an event name and its fields (the shape of a structured logger). */
-export type RetentionLog = (
-	level: "info" | "warn",
-	event: string,
-	fields: Record<string, string | number | undefined>,
-) => void;
-
-/** A RetentionLog writing one text line per event (`retention.deleted sessionId=… name="…"`) to `write`. */
-export function textRetentionLog(write: (line: string) => void): RetentionLog {
-	return (_level, event, fields) => {
-		let line = `agent-sessions-server: ${event}`;
-		for (const [key, value] of Object.entries(fields)) {
-			if (value === undefined) continue;
-			line += ` ${key}=${typeof value === "string" && !/^[^\s"'=\\]+$/.test(value) ? JSON.stringify(value) : value}`;
-		}
-		write(line);
-	};
-}
+/** Where a run is reported: the server's structured log (log.ts). */
+export type RetentionLog = Log;
 
 /** The tick claim that makes one instance of several run a scheduled retention (never a job's id: those have no '/'). */
 const RETENTION_JOB = "agent-sessions/retention";

@@ -1,13 +1,8 @@
 import { closeSync, fsyncSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import {
-	type AcceptedTurn,
-	AgentSessionError,
-	checkAcceptedTurn,
-	checkTurnId,
-	type JournaledTurn,
-} from "@agent/session-format/reading";
+import { type AcceptedTurn, AgentSessionError, type JournaledTurn } from "@agent/session-format/reading";
+import { checkAcceptedTurn } from "@agent/session-format/store-kit";
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import type { SessionPaths } from "./paths.js";
 import { isProcessAlive } from "./process-alive.js";
@@ -34,8 +29,8 @@ function dirOf(paths: SessionPaths): string {
 	return join(paths.dir, DIR);
 }
 
+/** Notes a turn (checked by the store shell, its id a safe file name). */
 export function noteAcceptedTurn(paths: SessionPaths, turn: AcceptedTurn, fsync: boolean): void {
-	checkAcceptedTurn(turn);
 	const entry: Entry = { ...turn, owner: { pid: process.pid, host: HOST } };
 	// The directory goes when its last turn is forgotten; one removed between making it and
 	// writing into it is made again.
@@ -105,7 +100,6 @@ export function acceptedTurns(paths: SessionPaths): JournaledTurn[] {
 }
 
 export function forgetAcceptedTurn(paths: SessionPaths, turnId: string): void {
-	checkTurnId(turnId);
 	try {
 		rmSync(join(dirOf(paths), `${turnId}.json`), { force: true });
 	} catch (error) {

@@ -170,6 +170,18 @@ CREATE TABLE agent_accepted_turns (
 );
 `,
 	},
+	{
+		version: 7,
+		name: "session creators",
+		// The user that created a session (metadata.createdBy, a creation fact of its log) as a
+		// column of the listing, so that a server's per-user listing and search are indexed queries.
+		// Hashed as identity and cwd are (migration 5): the index holds md5 of the value.
+		sql: `
+ALTER TABLE agent_sessions ADD COLUMN created_by text;
+UPDATE agent_sessions SET created_by = metadata->>'createdBy' WHERE metadata ? 'createdBy';
+CREATE INDEX agent_sessions_created_by ON agent_sessions (md5(created_by), sort_ms DESC, id DESC) WHERE created_by IS NOT NULL;
+`,
+	},
 ];
 
 /** Serializes migration across processes starting at once: a transaction-level advisory lock on this key. */

@@ -2,6 +2,7 @@ import { AgentSessionError, compactionConfigSchema, lazySchema } from "@agent/se
 import { parse as parseYaml } from "yaml";
 import * as z from "zod";
 import { type AgentConfig, resolveConfig } from "./config.js";
+import { expandConfigSecrets } from "./config-env.js";
 import { DURATION_HELP, DURATION_PATTERN } from "./duration.js";
 
 /** One scheduled job: a prompt run in a new session tagged source "cron" (S7.7). */
@@ -19,6 +20,104 @@ export const scheduledJobSchema = lazySchema(() =>
 );
 
 const duration = z.string().regex(DURATION_PATTERN, `must be ${DURATION_HELP}`);
+
+/** A bearer token: long, and sendable in an `Authorization: Bearer` header. */
+const tokenSchema = lazySchema(() =>
+	z
+		.string()
+		.min(16, "a token needs at least 16 characters; use a long random string")
+		.regex(/^\S+$/, "a token cannot hold spaces or other whitespace (it could not be sent in an Authorization header)"),
+);
+
+/** USD a user may spend on model calls per UTC day. */
+const spendLimitSchema = lazySchema(() => z.number().finite().min(0));
+
+/** One user of the server: a name (recorded as the creator of their sessions) and a token. */
+export const serverUserSchema = lazySchema(() =>
+	z
+		.object({
+			name: z
+				.string()
+				.regex(
+					/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/,
+					"a user name is 1 to 64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit",
+				),
+			token: tokenSchema,
+			/** An admin sees and changes every session; a user only their own. */
+			admin: z.boolean().optional(),
+			/** Overrides server.limits.daily_spend_limit for this user. */
+			daily_spend_limit: spendLimitSchema.optional(),
+		})
+		.strict(),
+);
+
+/** Per-client limits of the server (defaults apply on a server that needs a token). */
+const serverLimitsSchema = lazySchema(() =>
+	z
+		.object({
+			/** Requests per second per client (user, else remote address) on average... */
+			requests_per_second: z.number().finite().positive().optional(),
+			/** ...and in a burst. */
+			request_burst: z.number().int().min(1).optional(),
+			/** Open WebSockets per client. */
+			websockets_per_client: z.number().int().min(1).optional(),
+			/** Failed authentications per remote address per minute before it gets 429s. */
+			auth_failures_per_minute: z.number().int().min(1).optional(),
+			/** USD each user may spend on model calls per UTC day (no cap when absent). */
+			daily_spend_limit: spendLimitSchema.optional(),
+		})
+		.strict(),
+);
+
+const serverSchema = lazySchema(() =>
+	z
+		.object({
+			token: tokenSchema.optional(),
+			users: z
+				.array(serverUserSchema)
+				.superRefine((users, ctx) => {
+					const names = new Set<string>();
+					const tokens = new Set<string>();
+					users.forEach((user, index) => {
+						if (names.has(user.name)) {
+							ctx.addIssue({
+								code: "custom",
+								path: [index, "name"],
+								message: `the name "${user.name}" is taken twice`,
+							});
+						}
+						if (tokens.has(user.token)) {
+							ctx.addIssue({ code: "custom", path: [index, "token"], message: "two users have the same token" });
+						}
+						names.add(user.name);
+						tokens.add(user.token);
+					});
+				})
+				.optional(),
+			cors_origins: z.array(z.string()).optional(),
+			body_limit_bytes: z.number().int().min(1024).optional(),
+			/** The path prefix the server is served under behind a proxy, e.g. /agents. */
+			base_path: z
+				.string()
+				.regex(
+					/^(\/[A-Za-z0-9._~-]+)+$/,
+					"a base path starts with / and has no trailing /, e.g. /agents (letters, digits, '.', '_', '~', '-')",
+				)
+				.optional(),
+			/** Trust X-Forwarded-For/-Host/-Proto from this many proxies in front (true: one). */
+			trust_proxy: z.union([z.boolean(), z.number().int().min(0).max(10)]).optional(),
+			limits: serverLimitsSchema.optional(),
+			/** Turns that may wait behind a session's running one; a send past it is refused (429). */
+			max_queued_turns: z.number().int().min(0).max(100_000).optional(),
+			/** Turns one server instance runs at once, across sessions; the others wait, queued. */
+			max_concurrent_turns: z.number().int().min(1).max(10_000).optional(),
+			/** A token for GET /metrics alone (a scraper), besides the API's. */
+			metrics_token: tokenSchema.optional(),
+			/** Where OpenTelemetry spans go (OTLP/HTTP, e.g. http://collector:4318); OTEL_EXPORTER_OTLP_ENDPOINT wins. */
+			otlp_endpoint: z.string().url("otlp_endpoint must be a URL such as http://collector:4318").optional(),
+		})
+		.strict(),
+);
 
 /** `$AGENT_HOME/config.yaml`, in its snake_case spelling. Every key is optional. */
 export const agentConfigSchema = lazySchema(() =>
@@ -72,23 +171,20 @@ export const agentConfigSchema = lazySchema(() =>
 				})
 				.strict()
 				.optional(),
-			server: z
-				.object({
-					token: z.string().min(16, "a server token needs at least 16 characters").optional(),
-					cors_origins: z.array(z.string()).optional(),
-					body_limit_bytes: z.number().int().min(1024).optional(),
-				})
-				.strict()
-				.optional(),
+			server: serverSchema.optional(),
 		})
 		.strict(),
 );
 
 export type ScheduledJob = z.infer<typeof scheduledJobSchema>;
+export type ServerUserEntry = z.infer<typeof serverUserSchema>;
 export type AgentConfigFile = z.infer<typeof agentConfigSchema>;
 
-/** Parses config.yaml text; `source` names the file in errors. */
-export function parseConfig(text: string, source = "config.yaml"): AgentConfig {
+/**
+ * Parses config.yaml text; `source` names the file in errors. `${NAME}` in a secret (store,
+ * server.token, server.metrics_token, server.users[].token) is replaced by the variable from `env` (expandConfigSecrets).
+ */
+export function parseConfig(text: string, source = "config.yaml", env: NodeJS.ProcessEnv = process.env): AgentConfig {
 	let raw: unknown;
 	try {
 		raw = parseYaml(text);
@@ -99,7 +195,7 @@ export function parseConfig(text: string, source = "config.yaml"): AgentConfig {
 			{ cause: error },
 		);
 	}
-	const result = agentConfigSchema.safeParse(raw ?? {});
+	const result = agentConfigSchema.safeParse(expandConfigSecrets(raw ?? {}, source, env));
 	if (!result.success) {
 		const issue = result.error.issues[0];
 		const where = issue && issue.path.length > 0 ? issue.path.join(".") : "the top level";

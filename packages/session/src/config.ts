@@ -18,10 +18,51 @@ export interface AgentConfig {
 	llmTitles: boolean;
 	maxToolSteps: number;
 	jobs: ScheduledJob[];
-	server: { token?: string; corsOrigins: string[]; bodyLimitBytes: number };
+	server: ServerConfig;
 	retention: RetentionConfig;
 	/** A PostgreSQL store's pool sizes (config.yaml's postgres:); unset: the store's defaults. */
 	postgres: { poolSize?: number; maxLeases?: number };
+}
+
+/** config.yaml's `server:` section, resolved (what a server reloads on SIGHUP). */
+export interface ServerConfig {
+	/** The one admin's token (the user named "admin"); $AGENT_SERVER_TOKEN wins over it. */
+	token?: string;
+	/** More users, each with a token; `admin` ones see every session. */
+	users: ServerUser[];
+	corsOrigins: string[];
+	bodyLimitBytes: number;
+	/** The path prefix the server is served under ("" for none), e.g. "/agents". */
+	basePath: string;
+	/** How many proxies in front are trusted for X-Forwarded-For/-Host/-Proto (0: none). */
+	trustProxy: number;
+	/** Per-client limits as configured; absent ones take the server's defaults. */
+	limits: ServerLimits;
+	/** Turns that may wait behind a session's running one (a send past it gets 429). */
+	maxQueuedTurns: number;
+	/** Turns one instance runs at once; the others wait, queued. */
+	maxConcurrentTurns: number;
+	/** A token for GET /metrics alone, besides the API's. */
+	metricsToken?: string;
+	/** Where OpenTelemetry spans go (OTLP/HTTP). */
+	otlpEndpoint?: string;
+}
+
+export interface ServerUser {
+	name: string;
+	token: string;
+	admin: boolean;
+	/** USD the user may spend per UTC day; overrides limits.dailySpendLimit. */
+	dailySpendLimit?: number;
+}
+
+export interface ServerLimits {
+	requestsPerSecond?: number;
+	requestBurst?: number;
+	websocketsPerClient?: number;
+	authFailuresPerMinute?: number;
+	/** USD each user may spend per UTC day. */
+	dailySpendLimit?: number;
 }
 
 /** config.yaml's `retention:`, in ms. */
@@ -39,6 +80,8 @@ export const DEFAULT_RETENTION_SCHEDULE = "0 4 * * *";
 
 export const DEFAULT_MAX_TOOL_STEPS = 25;
 export const DEFAULT_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_QUEUED_TURNS = 100;
+export const DEFAULT_MAX_CONCURRENT_TURNS = 64;
 
 /** Applies defaults to a parsed config file. */
 export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
@@ -48,10 +91,7 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 		llmTitles: file.llm_titles ?? false,
 		maxToolSteps: file.max_tool_steps ?? DEFAULT_MAX_TOOL_STEPS,
 		jobs: file.jobs ?? [],
-		server: {
-			corsOrigins: file.server?.cors_origins ?? [],
-			bodyLimitBytes: file.server?.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
-		},
+		server: resolveServer(file.server),
 		retention: retentionOf(file.retention),
 		postgres: {
 			...(file.postgres?.pool_size !== undefined ? { poolSize: file.postgres.pool_size } : {}),
@@ -61,7 +101,6 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 	if (file.default_model) config.defaultModel = file.default_model;
 	if (file.store) config.store = file.store;
 	if (file.compaction_model) config.compactionModel = file.compaction_model;
-	if (file.server?.token) config.server.token = file.server.token;
 	if (file.compaction?.prune_tool_outputs !== undefined) {
 		config.pruneToolOutputs = {
 			protectTokens: file.compaction.prune_tool_outputs,
@@ -69,6 +108,37 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 		};
 	}
 	return config;
+}
+
+function resolveServer(server: AgentConfigFile["server"] = {}): ServerConfig {
+	const limits = server.limits ?? {};
+	const resolved: ServerConfig = {
+		users: (server.users ?? []).map((user) => ({
+			name: user.name,
+			token: user.token,
+			admin: user.admin ?? false,
+			...(user.daily_spend_limit !== undefined ? { dailySpendLimit: user.daily_spend_limit } : {}),
+		})),
+		corsOrigins: server.cors_origins ?? [],
+		bodyLimitBytes: server.body_limit_bytes ?? DEFAULT_BODY_LIMIT_BYTES,
+		basePath: server.base_path ?? "",
+		maxQueuedTurns: server.max_queued_turns ?? DEFAULT_MAX_QUEUED_TURNS,
+		maxConcurrentTurns: server.max_concurrent_turns ?? DEFAULT_MAX_CONCURRENT_TURNS,
+		trustProxy: server.trust_proxy === true ? 1 : server.trust_proxy === false ? 0 : (server.trust_proxy ?? 0),
+		limits: {
+			...(limits.requests_per_second !== undefined ? { requestsPerSecond: limits.requests_per_second } : {}),
+			...(limits.request_burst !== undefined ? { requestBurst: limits.request_burst } : {}),
+			...(limits.websockets_per_client !== undefined ? { websocketsPerClient: limits.websockets_per_client } : {}),
+			...(limits.auth_failures_per_minute !== undefined
+				? { authFailuresPerMinute: limits.auth_failures_per_minute }
+				: {}),
+			...(limits.daily_spend_limit !== undefined ? { dailySpendLimit: limits.daily_spend_limit } : {}),
+		},
+	};
+	if (server.token) resolved.token = server.token;
+	if (server.metrics_token) resolved.metricsToken = server.metrics_token;
+	if (server.otlp_endpoint) resolved.otlpEndpoint = server.otlp_endpoint;
+	return resolved;
 }
 
 function retentionOf(retention: AgentConfigFile["retention"]): RetentionConfig {
@@ -91,8 +161,11 @@ function spec(compaction: AgentConfigFile["compaction"]) {
 	return rest;
 }
 
-/** Reads `<home>/config.yaml`; a missing file means the defaults. */
-export async function loadConfig(home: string): Promise<AgentConfig> {
+/**
+ * Reads `<home>/config.yaml`; a missing file means the defaults. `${NAME}` in a secret is taken
+ * from `env` (see parseConfig).
+ */
+export async function loadConfig(home: string, env: NodeJS.ProcessEnv = process.env): Promise<AgentConfig> {
 	const file = path.join(home, "config.yaml");
 	let text: string;
 	try {
@@ -105,5 +178,5 @@ export async function loadConfig(home: string): Promise<AgentConfig> {
 	}
 	// The YAML parser and the file's schema are loaded only when there is a file to parse.
 	const { parseConfig } = await import("./config-file.js");
-	return parseConfig(text, file);
+	return parseConfig(text, file, env);
 }

@@ -1,11 +1,17 @@
 export {
 	type AgentConfig,
 	DEFAULT_BODY_LIMIT_BYTES,
+	DEFAULT_MAX_CONCURRENT_TURNS,
+	DEFAULT_MAX_QUEUED_TURNS,
 	DEFAULT_MAX_TOOL_STEPS,
 	loadConfig,
 	type RetentionConfig,
 	resolveConfig,
+	type ServerConfig,
+	type ServerLimits,
+	type ServerUser,
 } from "./config.js";
+export { expandEnv } from "./config-env.js";
 export {
 	type AgentConfigFile,
 	agentConfigSchema,
@@ -18,6 +24,7 @@ export { DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
 export { DURATION_HELP, parseDuration } from "./duration.js";
 export {
 	type EventError,
+	type EventOrigin,
 	type SessionEvent,
 	type SessionEventListener,
 	SessionEvents,
@@ -25,6 +32,7 @@ export {
 	toEventError,
 } from "./events.js";
 export { type InstanceLink, joinInstances } from "./instances.js";
+export { isInterruption, TurnInterruption } from "./interruption.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { type MigrationProgress, type MigrationResult, migrateStore } from "./migrate-store.js";
 export { type ModelContextSettings, modelContextOf, readModelContext } from "./model-context.js";

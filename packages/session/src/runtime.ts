@@ -27,12 +27,13 @@ import {
 	textBlock,
 } from "@agent/session-format/reading";
 import { resolveHome } from "@agent/session-fs";
-import { checkUserContent, noteAcceptedTurn, recordLostTurns } from "./accepted-turns.js";
+import { checkUserContent, noteAcceptedTurn, recordLostTurns, recordUnstartedTurn } from "./accepted-turns.js";
 import { summaryOfBranchLeft } from "./branch-left.js";
 import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
 import { checkParentSeqShape } from "./continue-from.js";
 import { DeferredLease } from "./deferred-lease.js";
 import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
+import { isInterruption } from "./interruption.js";
 import { KeyedSerial } from "./keyed-serial.js";
 import { modelContextOf } from "./model-context.js";
 import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
@@ -46,6 +47,7 @@ import { checkThinkingLevel, runTurn } from "./turn.js";
 import { TurnControls } from "./turn-controls.js";
 import { TurnQueue } from "./turn-queue.js";
 import { turnRecordInput } from "./turn-record.js";
+import { TurnSlots } from "./turn-slots.js";
 
 export interface AgentSessionsOptions {
 	/** The store home (default $AGENT_HOME, else ~/.agent); ignored when `store` is given. */
@@ -76,6 +78,8 @@ export interface AgentSessionsOptions {
 	postgres?: PgCapacity;
 	/** Where warnings go (a setting the runtime had to override, say); default console.warn. */
 	onWarning?: (message: string) => void;
+	/** The most turns this runtime runs at once, across sessions (default: no limit); the others wait, queued. */
+	maxConcurrentTurns?: number;
 }
 
 export interface SendOptions {
@@ -160,6 +164,7 @@ export class AgentSessions {
 	readonly events: SessionEvents;
 	private readonly queue = new TurnQueue();
 	private readonly controls = new TurnControls();
+	private readonly slots: TurnSlots;
 	private readonly options: AgentSessionsOptions;
 	private turnCounter = 0;
 	/** Deferred sessions this runtime created that are not on disk yet (no assistant message so far). */
@@ -172,6 +177,7 @@ export class AgentSessions {
 		this.store = store;
 		this.config = config;
 		this.options = options;
+		this.slots = new TurnSlots(options.maxConcurrentTurns);
 		this.events = new SessionEvents((error) => console.error("@agent/session: an event listener threw:", error));
 	}
 
@@ -241,7 +247,17 @@ export class AgentSessions {
 		let position = 0;
 		const done = this.queue.enqueue(
 			sessionId,
-			async () => this.executeTurn(sessionId, turnId, blocks, { ...options, signal }, await noted),
+			async () => {
+				const journaled = await noted.catch((error: unknown) => {
+					// Never accepted (the journal could not note it): said, so nothing shows it queued forever.
+					this.events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
+					throw error;
+				});
+				return this.slots.run(
+					() => this.executeTurn(sessionId, turnId, blocks, { ...options, signal }, journaled),
+					signal,
+				);
+			},
 			(queuedAt) => {
 				position = queuedAt;
 				this.events.emit({ type: "turn.queued", sessionId, turnId, position: queuedAt });
@@ -277,34 +293,46 @@ export class AgentSessions {
 
 	/**
 	 * Sends to the latest session of an identity (fern's channel + user, rfc-0064's agent +
-	 * sender), creating one tagged with the key when it has none (or only archived ones).
+	 * sender), creating one tagged with the key when it has none (or only archived ones). With
+	 * `owner`, only the sessions that user created count (see sessionForIdentity).
 	 */
 	async enqueueForIdentity(
 		identityKey: string,
 		content: string | ContentBlock[],
-		options: SendOptions & { create?: Omit<CreateSessionOptions, "identityKey"> } = {},
+		options: SendOptions & { create?: Omit<CreateSessionOptions, "identityKey">; owner?: string } = {},
 	): Promise<IdentityTurn> {
 		if (options.model !== undefined) this.resolve(options.model);
-		const { create, ...sendOptions } = options;
-		const { sessionId, created } = await this.sessionForIdentity(identityKey, {
-			...create,
-			...(options.model !== undefined ? { model: options.model } : {}),
-		});
+		const { create, owner, ...sendOptions } = options;
+		const { sessionId, created } = await this.sessionForIdentity(
+			identityKey,
+			{ ...create, ...(options.model !== undefined ? { model: options.model } : {}) },
+			owner,
+		);
 		return { ...this.enqueue(sessionId, content, sendOptions), sessionId, created };
 	}
 
 	/**
 	 * The latest session of an identity (not archived), or a new one tagged with the key (created
 	 * with `create`). Lookups of one key run one at a time, so two sends never create two sessions.
+	 * With `owner` (a server's user), the key is that user's: only sessions they created are found,
+	 * and a new one records them as its creator.
 	 */
 	async sessionForIdentity(
 		identityKey: string,
 		create: Omit<CreateSessionOptions, "identityKey"> = {},
+		owner?: string,
 	): Promise<{ sessionId: string; created: boolean }> {
 		return this.identityLookups.run(identityKey, async () => {
-			const found = await this.store.findByIdentity(identityKey);
+			const found =
+				owner === undefined
+					? await this.store.findByIdentity(identityKey)
+					: (await this.store.list({ identityKey, createdBy: owner, limit: 1 })).sessions[0];
 			if (found) return { sessionId: found.id, created: false };
-			const metadata = await this.create({ ...create, identityKey });
+			const metadata = await this.create({
+				...create,
+				...(owner !== undefined ? { createdBy: owner } : {}),
+				identityKey,
+			});
 			return { sessionId: metadata.id, created: true };
 		});
 	}
@@ -436,11 +464,14 @@ export class AgentSessions {
 		options: SendOptions,
 		journaled: boolean,
 	): Promise<TurnResult> {
+		const progress = { leased: false, keepNoted: false };
 		try {
-			return await this.runQueuedTurn(sessionId, turnId, content, options, journaled);
+			return await this.runQueuedTurn(sessionId, turnId, content, options, journaled, progress);
 		} finally {
 			// Its turn record is in the log (or it never started, or it was recorded as lost elsewhere).
-			if (journaled) await this.store.forgetAcceptedTurn?.(sessionId, turnId).catch(() => undefined);
+			if (journaled && !progress.keepNoted) {
+				await this.store.forgetAcceptedTurn?.(sessionId, turnId).catch(() => undefined);
+			}
 		}
 	}
 
@@ -450,6 +481,7 @@ export class AgentSessions {
 		content: ContentBlock[],
 		options: SendOptions,
 		journaled: boolean,
+		progress: { leased: boolean; keepNoted: boolean },
 	): Promise<TurnResult> {
 		this.controls.started(turnId);
 		this.events.emit({ type: "turn.started", sessionId, turnId });
@@ -471,6 +503,7 @@ export class AgentSessions {
 					)
 				: undefined;
 			const lease = deferred ?? (await this.store.lease(sessionId, leaseOptions));
+			progress.leased = true;
 			if (!deferred) {
 				await recordLostTurns(this.store, lease, turnId, {
 					journaled,
@@ -510,7 +543,12 @@ export class AgentSessions {
 				await this.recordTurn(lease, { turnId, startedAt, model: model.name, records });
 			} catch (error) {
 				if (deferred && !deferred.written) await this.discardUnwritten(sessionId);
-				else await this.recordTurn(lease, { turnId, startedAt, model: model.name, records, error }).catch(() => {});
+				else {
+					const interrupted = isInterruption(options.signal?.reason);
+					await this.recordTurn(lease, { turnId, startedAt, model: model.name, records, error, interrupted }).catch(
+						() => {},
+					);
+				}
 				throw error;
 			} finally {
 				if (deferred?.written) this.unwritten.delete(sessionId);
@@ -520,6 +558,14 @@ export class AgentSessions {
 			this.events.emit({ type: "turn.completed", sessionId, turnId, records });
 			return result;
 		} catch (error) {
+			// Stopped by its process stopping before it started: it was acknowledged, so the log tells it
+			// (or, when that fails, the journal keeps it, to be recorded as lost when the session is next used).
+			if (journaled && !progress.leased && isInterruption(options.signal?.reason)) {
+				progress.keepNoted = !(await recordUnstartedTurn(this.store, sessionId, turnId, {
+					waitMs: Math.min(this.leaseWaitMs(), 5000),
+					onRecord: (record) => this.events.emit({ type: "record.appended", sessionId, record }),
+				}));
+			}
 			this.events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
 			throw error;
 		}
@@ -528,7 +574,14 @@ export class AgentSessions {
 	/** Closes a turn with its `turn` record (outcome, duration = uptime, usage). */
 	private async recordTurn(
 		lease: SessionLease,
-		turn: { turnId: string; startedAt: Date; model: string; records: SessionRecord[]; error?: unknown },
+		turn: {
+			turnId: string;
+			startedAt: Date;
+			model: string;
+			records: SessionRecord[];
+			error?: unknown;
+			interrupted?: boolean;
+		},
 	): Promise<void> {
 		const result = await lease.append([turnRecordInput({ ...turn, endedAt: new Date() })]);
 		const sessionId = lease.sessionId;

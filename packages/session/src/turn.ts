@@ -11,6 +11,7 @@ import {
 	type SessionRecord,
 	type SessionStore,
 	toolCallsOf,
+	type Usage,
 } from "@agent/session-format/reading";
 import {
 	type AssistantMessage,
@@ -20,7 +21,7 @@ import {
 	type ThinkingLevel,
 } from "@mariozechner/pi-ai";
 import { checkParentSeq } from "./continue-from.js";
-import type { SessionEvents } from "./events.js";
+import { type EventError, type SessionEvents, toEventError } from "./events.js";
 import type { ResolvedModel } from "./models.js";
 import { prunedContext } from "./pruned-context.js";
 import type { ToolExecutor } from "./tools.js";
@@ -116,6 +117,8 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	await append(first);
 
 	let overflowRetried = false;
+	// Model calls so far, and why the next one repeats the last (for model.started).
+	const modelCalls = { made: 0, retryOf: undefined as string | undefined };
 	for (let step = 0; step < env.maxToolSteps; step++) {
 		throwIfAborted(input.signal);
 		// One resume per model call: it decides the threshold and, unless a compaction changed the
@@ -127,13 +130,15 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 			env.onAppended?.(threshold);
 			opened = await env.store.open(input.sessionId, { ephemeral: input.ephemeral });
 		}
-		const reply = await callModel(env, input, opened);
+		const reply = await callModel(env, input, opened, ++modelCalls.made, modelCalls.retryOf);
+		modelCalls.retryOf = undefined;
 		if (reply.stopReason === "error" && isContextOverflow(reply, input.model.model.contextWindow) && !overflowRetried) {
 			overflowRetried = true;
 			const compacted = await env.compactIfNeeded(lease, input.model, "overflow", input.signal);
 			if (compacted) {
 				appended.push(compacted);
 				env.onAppended?.(compacted);
+				modelCalls.retryOf = "context_overflow";
 				step--;
 				continue;
 			}
@@ -141,7 +146,10 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 		const failed = reply.stopReason === "aborted" || reply.stopReason === "error";
 		const kept = !failed || input.keepFailedReply();
 		if (kept) await append([assistantRecordInput(reply)]);
-		if (reply.stopReason === "aborted") throw new AgentSessionError("ABORTED", "@agent/session: the turn was aborted");
+		if (reply.stopReason === "aborted") {
+			// The signal's reason rides along: a server that stops records such a turn as interrupted.
+			throw new AgentSessionError("ABORTED", "@agent/session: the turn was aborted", { cause: input.signal?.reason });
+		}
 		if (reply.stopReason === "error") {
 			const after = kept
 				? "the reply is stored with its error, send again to retry"
@@ -181,7 +189,49 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	);
 }
 
-async function callModel(env: TurnEnvironment, input: TurnInput, opened: OpenedSession): Promise<AssistantMessage> {
+/** One model call, told as model.started and model.completed (with its time, stop reason and usage). */
+async function callModel(
+	env: TurnEnvironment,
+	input: TurnInput,
+	opened: OpenedSession,
+	call: number,
+	retryOf: string | undefined,
+): Promise<AssistantMessage> {
+	const { sessionId, turnId } = input;
+	const model = input.model.name;
+	env.events.emit({ type: "model.started", sessionId, turnId, model, call, ...(retryOf ? { retryOf } : {}) });
+	const startedAt = Date.now();
+	const ended = (stopReason: string, extra: { usage?: Usage; error?: EventError }) =>
+		env.events.emit({
+			type: "model.completed",
+			sessionId,
+			turnId,
+			model,
+			provider: input.model.model.provider,
+			call,
+			durationMs: Date.now() - startedAt,
+			stopReason,
+			...extra,
+		});
+	let reply: AssistantMessage;
+	try {
+		reply = await streamReply(env, input, opened);
+	} catch (error) {
+		ended("error", { error: toEventError(error) });
+		throw error;
+	}
+	ended(reply.stopReason, {
+		...(reply.usage ? { usage: reply.usage } : {}),
+		...(reply.stopReason === "error" || reply.stopReason === "aborted"
+			? {
+					error: { code: reply.stopReason === "error" ? "MODEL_FAILED" : "ABORTED", message: reply.errorMessage ?? "" },
+				}
+			: {}),
+	});
+	return reply;
+}
+
+async function streamReply(env: TurnEnvironment, input: TurnInput, opened: OpenedSession): Promise<AssistantMessage> {
 	const { model, apiKey } = input.model;
 	const maxBlockTokens = oversizedBlockTokens(model.contextWindow, env.reserveTokens);
 	const modelContext = prunedContext(opened, env.pruneToolOutputs, maxBlockTokens);
