@@ -23,3 +23,4 @@ export type { BackendJournal, BackendWriter, LeaseWait, SessionBackend } from ".
 export { checkAcceptedTurn } from "./store-args.js";
 export { storeErrors } from "./store-errors.js";
 export { createSessionStore, SessionShell } from "./store-shell.js";
+export { verifyPasses } from "./verify-rules.js";

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, readdirSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { type VerifyProblem, verifyPasses } from "@agent/session-format/reading";
+import type { VerifyProblem } from "@agent/session-format/reading";
+import { verifyPasses } from "@agent/session-format/store-kit";
 import { errnoCode } from "./errors.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./line-reader.js";
 import { writeMetadataFile } from "./metadata-file.js";
