@@ -8,11 +8,8 @@
  * fails the check, so the list only shrinks.
  */
 export const PENDING: readonly string[] = [
-	"@agent/session",
 	"@agent/session-format",
 	"@agent/session-format/reading",
-	"@agent/session-fs",
-	"@agent/session-pg",
 	"@agent/session-pg/testing",
 	"@agent/session/model-context",
 ];
