@@ -1,8 +1,6 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { DEFAULT_PRUNE_MINIMUM_TOKENS } from "@agent/compaction";
-import { AgentSessionError, type CompactionSettings, compactionSettingsOf } from "@agent/session-format/reading";
-import type { AgentConfigFile, ScheduledJob } from "./config-file.js";
+import { type CompactionSettings, compactionSettingsOf } from "@agent/session-format/reading";
+import type { AgentConfigFile, ScheduledJob } from "./config-schema.js";
 
 /** The configuration the runtime uses, camelCased and with defaults applied. */
 export interface AgentConfig {
@@ -54,21 +52,4 @@ function spec(compaction: AgentConfigFile["compaction"]) {
 	if (!compaction) return compaction;
 	const { prune_tool_outputs: _protect, prune_minimum_tokens: _minimum, ...rest } = compaction;
 	return rest;
-}
-
-/** Reads `<home>/config.yaml`; a missing file means the defaults. */
-export async function loadConfig(home: string): Promise<AgentConfig> {
-	const file = path.join(home, "config.yaml");
-	let text: string;
-	try {
-		text = await fs.readFile(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return resolveConfig();
-		throw new AgentSessionError("STORAGE_FAILURE", `@agent/session: cannot read ${file}: ${(error as Error).message}`, {
-			cause: error,
-		});
-	}
-	// The YAML parser and the file's schema are loaded only when there is a file to parse.
-	const { parseConfig } = await import("./config-file.js");
-	return parseConfig(text, file);
 }

@@ -1,17 +1,12 @@
-export {
-	type AgentConfig,
-	DEFAULT_BODY_LIMIT_BYTES,
-	DEFAULT_MAX_TOOL_STEPS,
-	loadConfig,
-	resolveConfig,
-} from "./config.js";
+export { type AgentConfig, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_TOOL_STEPS, resolveConfig } from "./config.js";
+export { parseConfig } from "./config-file.js";
+export { loadConfig } from "./config-load.js";
 export {
 	type AgentConfigFile,
 	agentConfigSchema,
-	parseConfig,
 	type ScheduledJob,
 	scheduledJobSchema,
-} from "./config-file.js";
+} from "./config-schema.js";
 export { checkParentSeq } from "./continue-from.js";
 export { DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
 export {
@@ -32,16 +27,16 @@ export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel 
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export { type ModelContext, type PrunedOutputs, prunedContext } from "./pruned-context.js";
-export {
-	AgentSessions,
-	type AgentSessionsOptions,
-	type BranchOptions,
-	type CompactOptions,
-	type IdentityTurn,
-	type QueuedTurn,
-	type SendOptions,
-	type TurnResult,
-} from "./runtime.js";
+export { AgentSessions } from "./runtime.js";
+export type {
+	AgentSessionsOptions,
+	BranchOptions,
+	CompactOptions,
+	IdentityTurn,
+	QueuedTurn,
+	SendOptions,
+	TurnResult,
+} from "./runtime-options.js";
 export { followStoreChanges, type StoreFollow } from "./store-follow.js";
 export {
 	chooseStoreLocation,

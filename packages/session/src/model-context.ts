@@ -1,7 +1,8 @@
 import { oversizedBlockTokens } from "@agent/compaction";
 import type { OpenOptions, SessionStore } from "@agent/session-format/reading";
 import { resolveHome } from "@agent/session-fs";
-import { type AgentConfig, loadConfig } from "./config.js";
+import type { AgentConfig } from "./config.js";
+import { loadConfig } from "./config-load.js";
 import { defaultModelIn, type ModelRegistry } from "./model-names.js";
 import { loadModelRegistry } from "./model-registry.js";
 import { modelWindows } from "./model-windows.js";

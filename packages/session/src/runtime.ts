@@ -1,25 +1,11 @@
 import { randomBytes } from "node:crypto";
 import {
-	estimateContextTokens,
-	oversizedBlockTokens,
-	shouldCompact,
-	compact as summarize,
-	truncateOversizedBlocks,
-} from "@agent/compaction";
-import {
-	AgentSessionError,
-	buildContextFromPath,
-	type CompactionSettings,
-	type CompactionTrigger,
 	type ContentBlock,
 	type CreateSessionOptions,
-	type EphemeralMessage,
 	type ListOptions,
 	type ListPage,
 	type OpenedSession,
 	type OpenOptions,
-	type RecordInput,
-	type SessionLease,
 	type SessionMetadata,
 	type SessionRecord,
 	type SessionStore,
@@ -27,126 +13,34 @@ import {
 	textBlock,
 } from "@agent/session-format/reading";
 import { resolveHome } from "@agent/session-fs";
-import { checkUserContent, noteAcceptedTurn, recordLostTurns } from "./accepted-turns.js";
+import { checkUserContent, noteAcceptedTurn } from "./accepted-turns.js";
 import { summaryOfBranchLeft } from "./branch-left.js";
-import { type AgentConfig, loadConfig, resolveConfig } from "./config.js";
+import { CompactionRuns } from "./compaction-runs.js";
+import { type AgentConfig, resolveConfig } from "./config.js";
+import { loadConfig } from "./config-load.js";
 import { checkParentSeqShape } from "./continue-from.js";
-import { DeferredLease } from "./deferred-lease.js";
-import { type SessionEventListener, SessionEvents, toEventError } from "./events.js";
+import { type SessionEventListener, SessionEvents } from "./events.js";
 import { KeyedSerial } from "./keyed-serial.js";
 import { modelContextOf } from "./model-context.js";
-import { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
-import { nameFromFirstMessage, titleFromModel } from "./naming.js";
+import { canonicalModelName, defaultModelName, resolveModel } from "./models.js";
 import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
 import type { ModelContext } from "./pruned-context.js";
+import type {
+	AgentSessionsOptions,
+	BranchOptions,
+	CompactOptions,
+	IdentityTurn,
+	QueuedTurn,
+	RuntimeCore,
+	SendOptions,
+	TurnResult,
+} from "./runtime-options.js";
 import { chooseStoreLocation, openStoreAt } from "./store-url.js";
 import { type ToolExecution, toolExecutions } from "./tool-log.js";
-import type { ToolExecutor } from "./tools.js";
-import { checkThinkingLevel, runTurn } from "./turn.js";
+import { checkThinkingLevel } from "./turn.js";
 import { TurnControls } from "./turn-controls.js";
+import { TurnExecution } from "./turn-execution.js";
 import { TurnQueue } from "./turn-queue.js";
-import { turnRecordInput } from "./turn-record.js";
-
-export interface AgentSessionsOptions {
-	/** The store home (default $AGENT_HOME, else ~/.agent); ignored when `store` is given. */
-	home?: string;
-	/** A store to use instead of the file store at `home`. */
-	store?: SessionStore;
-	/**
-	 * Where sessions live (postgres://… or a path / file://…), as `--store` gives it; default
-	 * AGENT_STORE, else config.yaml's `store:`, else the file store at `home`. Ignored when `store` is given.
-	 */
-	storeUrl?: string;
-	/** Configuration; default: `<home>/config.yaml`. */
-	config?: AgentConfig;
-	toolExecutor?: ToolExecutor;
-	/** Context injected fresh on every model call and never persisted (memory recall, environment...). */
-	ephemeral?: (sessionId: string) => EphemeralMessage[] | Promise<EphemeralMessage[]>;
-	/** Resolves model names; default: pi-ai's registry plus "demo". Tests pass the faux provider here. */
-	resolveModel?: (name: string) => ResolvedModel;
-	/** How long a turn waits for another process's lease on the session, in ms (default 5 minutes). */
-	leaseWaitMs?: number;
-	/**
-	 * The longest record (line) the file store reads and writes (its maxLineBytes; default 256 MiB).
-	 * A server sets less, so that one giant line in a log cannot stall it: such a line is reported
-	 * and skipped instead of decoded.
-	 */
-	maxLineBytes?: number;
-	/** Where warnings go (a setting the runtime had to override, say); default console.warn. */
-	onWarning?: (message: string) => void;
-}
-
-export interface SendOptions {
-	/** "provider/model-id" or "demo"; default: the session's model, else the configured default. */
-	model?: string;
-	signal?: AbortSignal;
-	/** Ephemeral context for this turn only, added to the runtime's. */
-	ephemeral?: EphemeralMessage[];
-	/**
-	 * The thinking level for this turn and the ones after it ("off", "minimal", "low", "medium",
-	 * "high", "xhigh"): a thinking_level_change record when it differs from the path's. The path's
-	 * level is passed to the model as pi-ai's reasoning option.
-	 */
-	thinkingLevel?: string;
-	/**
-	 * The record the user message continues from (the branch a user is looking at); default: the
-	 * active leaf. When it is not the active leaf, the leaf moves there under the lease, with the
-	 * message (which names it as its parent): the model gets the context of that branch.
-	 */
-	parentSeq?: number;
-}
-
-export interface BranchOptions {
-	/**
-	 * Summarize the branch being left (pi): a branch_summary record at the new leaf, so the context
-	 * from there on carries what was tried on the other branch.
-	 */
-	summarize?: boolean;
-	/** The summarizer; default: compaction_model, else the session's model. */
-	model?: string;
-	signal?: AbortSignal;
-}
-
-export interface IdentityTurn extends QueuedTurn {
-	sessionId: string;
-	/** True when the identity had no session yet and this send created one. */
-	created: boolean;
-}
-
-export interface TurnResult {
-	turnId: string;
-	sessionId: string;
-	/** Every record the turn appended, in order: the user message, replies, tool results, compactions. */
-	records: SessionRecord[];
-}
-
-export interface QueuedTurn {
-	turnId: string;
-	/** 0 when the turn starts at once; n when n turns of the session are ahead of it. */
-	position: number;
-	/**
-	 * Settles once the turn is accepted for good: noted in the store's turn journal, so that if
-	 * this process dies before the turn is recorded, it is recorded as interrupted (with its user
-	 * message) when the session is next used. Acknowledge the turn (HTTP 202) after it; when it
-	 * rejects, the turn does not run and `done` rejects with the same error.
-	 */
-	accepted: Promise<void>;
-	done: Promise<TurnResult>;
-}
-
-export interface CompactOptions {
-	model?: string;
-	/** The window of the session's model (caps what is kept); default: the summarizing model's. */
-	contextWindow?: number;
-	customInstructions?: string;
-	keepRecentTokens?: number;
-	signal?: AbortSignal;
-	/**
-	 * Work out first how many summarizer calls the compaction takes (one more read of the material),
-	 * so that compaction.started and compaction.progress carry `chunksEstimated` (a progress bar's total).
-	 */
-	estimateChunks?: boolean;
-}
 
 /**
  * The session runtime: one turn at a time per session (in-process queue + the store's
@@ -158,19 +52,32 @@ export class AgentSessions {
 	readonly events: SessionEvents;
 	private readonly queue = new TurnQueue();
 	private readonly controls = new TurnControls();
-	private readonly options: AgentSessionsOptions;
 	private turnCounter = 0;
 	/** Deferred sessions this runtime created that are not on disk yet (no assistant message so far). */
 	private readonly unwritten = new Set<string>();
 	/** Per identity key: the lookup-or-create in flight, so two sends never create two sessions. */
 	private readonly identityLookups = new KeyedSerial();
-	private warnedKeepRecentCap = false;
+	private readonly core: RuntimeCore;
+	private readonly compactions: CompactionRuns;
+	private readonly turnExecution: TurnExecution;
 
 	private constructor(store: SessionStore, config: AgentConfig, options: AgentSessionsOptions) {
 		this.store = store;
 		this.config = config;
-		this.options = options;
 		this.events = new SessionEvents((error) => console.error("@agent/session: an event listener threw:", error));
+		this.core = {
+			store,
+			config,
+			events: this.events,
+			options,
+			unwritten: this.unwritten,
+			resolve: (name) => (options.resolveModel ?? resolveModel)(name),
+			defaultModel: () => this.defaultModel(),
+			leaseWaitMs: () => options.leaseWaitMs ?? 5 * 60_000,
+			updated: (metadata) => this.updated(metadata),
+		};
+		this.compactions = new CompactionRuns(this.core);
+		this.turnExecution = new TurnExecution(this.core, this.compactions, this.controls);
 	}
 
 	/** Opens the runtime on a store (the file store at `home` by default) and its config.yaml. */
@@ -195,7 +102,7 @@ export class AgentSessions {
 
 	async create(options: CreateSessionOptions = {}): Promise<SessionMetadata> {
 		const model = canonicalModelName(options.model ?? this.defaultModel());
-		this.resolve(model);
+		this.core.resolve(model);
 		const metadata = await this.store.create({ ...options, model });
 		// A deferred session is announced when it is written out (with its first reply): until then
 		// no listing shows it, and it may never exist.
@@ -224,7 +131,7 @@ export class AgentSessions {
 	/** Queues a turn and returns at once with its position; `done` settles when the turn ends. */
 	enqueue(sessionId: string, content: string | ContentBlock[], options: SendOptions = {}): QueuedTurn {
 		// An unknown model or thinking level fails here, at once, rather than when the turn's time comes.
-		if (options.model !== undefined) this.resolve(options.model);
+		if (options.model !== undefined) this.core.resolve(options.model);
 		if (options.thinkingLevel !== undefined) checkThinkingLevel(options.thinkingLevel);
 		if (options.parentSeq !== undefined) checkParentSeqShape(options.parentSeq);
 		const blocks = typeof content === "string" ? [textBlock(content)] : content;
@@ -238,7 +145,7 @@ export class AgentSessions {
 		let position = 0;
 		const done = this.queue.enqueue(
 			sessionId,
-			async () => this.executeTurn(sessionId, turnId, blocks, { ...options, signal }, await noted),
+			async () => this.turnExecution.execute(sessionId, turnId, blocks, { ...options, signal }, await noted),
 			(queuedAt) => {
 				position = queuedAt;
 				this.events.emit({ type: "turn.queued", sessionId, turnId, position: queuedAt });
@@ -281,7 +188,7 @@ export class AgentSessions {
 		content: string | ContentBlock[],
 		options: SendOptions & { create?: Omit<CreateSessionOptions, "identityKey"> } = {},
 	): Promise<IdentityTurn> {
-		if (options.model !== undefined) this.resolve(options.model);
+		if (options.model !== undefined) this.core.resolve(options.model);
 		const { create, ...sendOptions } = options;
 		const { sessionId, created } = await this.sessionForIdentity(identityKey, {
 			...create,
@@ -345,18 +252,18 @@ export class AgentSessions {
 	 * same summarizer, settings, window and system prompt, so the plan is the one compact carries out.
 	 */
 	async planCompaction(sessionId: string, options: PlanCompactionOptions = {}): Promise<CompactionPreview> {
-		const summarizer = await this.manualSummarizer(sessionId, options.model);
-		return previewCompaction(this.store, sessionId, summarizer, this.settingsFor(options), options);
+		const summarizer = await this.compactions.manualSummarizer(sessionId, options.model);
+		return previewCompaction(this.store, sessionId, summarizer, this.compactions.settingsFor(options), options);
 	}
 
 	/** Compacts a session now (trigger "manual"); resolves with the compaction record, or undefined if nothing to compact. */
 	async compact(sessionId: string, options: CompactOptions = {}): Promise<SessionRecord | undefined> {
 		return this.queue.enqueue(sessionId, async () => {
-			const model = await this.manualSummarizer(sessionId, options.model);
-			const lease = await this.store.lease(sessionId, { waitMs: this.leaseWaitMs() });
+			const model = await this.compactions.manualSummarizer(sessionId, options.model);
+			const lease = await this.store.lease(sessionId, { waitMs: this.core.leaseWaitMs() });
 			this.unwritten.delete(sessionId);
 			try {
-				return await this.compactUnderLease(lease, model, "manual", options);
+				return await this.compactions.underLease(lease, model, "manual", options);
 			} finally {
 				await lease.release();
 			}
@@ -388,7 +295,7 @@ export class AgentSessions {
 	async branch(sessionId: string, atSeq: number, options: BranchOptions = {}): Promise<SessionMetadata> {
 		if (!options.summarize) return this.updated(await this.store.branch(sessionId, atSeq));
 		return this.queue.enqueue(sessionId, async () => {
-			const summarizer = await this.manualSummarizer(sessionId, options.model);
+			const summarizer = await this.compactions.manualSummarizer(sessionId, options.model);
 			// Summarize first: when the summarizer fails, the leaf has not moved and nothing was written.
 			const summary = await summaryOfBranchLeft(this.store, sessionId, atSeq, summarizer, options.signal);
 			const moved = await this.store.branch(sessionId, atSeq);
@@ -426,247 +333,6 @@ export class AgentSessions {
 		return this.queue.depth(sessionId);
 	}
 
-	private async executeTurn(
-		sessionId: string,
-		turnId: string,
-		content: ContentBlock[],
-		options: SendOptions,
-		journaled: boolean,
-	): Promise<TurnResult> {
-		try {
-			return await this.runQueuedTurn(sessionId, turnId, content, options, journaled);
-		} finally {
-			// Its turn record is in the log (or it never started, or it was recorded as lost elsewhere).
-			if (journaled) await this.store.forgetAcceptedTurn?.(sessionId, turnId).catch(() => undefined);
-		}
-	}
-
-	private async runQueuedTurn(
-		sessionId: string,
-		turnId: string,
-		content: ContentBlock[],
-		options: SendOptions,
-		journaled: boolean,
-	): Promise<TurnResult> {
-		this.controls.started(turnId);
-		this.events.emit({ type: "turn.started", sessionId, turnId });
-		try {
-			// Cancelled while it waited in the queue: it never starts, and nothing is written.
-			if (options.signal?.aborted) {
-				throw new AgentSessionError("ABORTED", "@agent/session: the turn was cancelled before it started", {
-					cause: options.signal.reason,
-				});
-			}
-			const metadata = await this.store.metadata(sessionId);
-			const model = this.resolve(options.model ?? (metadata.model || this.defaultModel()));
-			const ephemeral = [...((await this.options.ephemeral?.(sessionId)) ?? []), ...(options.ephemeral ?? [])];
-			const leaseOptions = { waitMs: this.leaseWaitMs(), ...(options.signal ? { signal: options.signal } : {}) };
-			// A deferred session not yet written takes no lease (that would write it out) until its first reply.
-			const deferred = this.unwritten.has(sessionId)
-				? new DeferredLease(this.store, sessionId, leaseOptions, (written) =>
-						this.events.emit({ type: "session.created", sessionId, metadata: written }),
-					)
-				: undefined;
-			const lease = deferred ?? (await this.store.lease(sessionId, leaseOptions));
-			if (!deferred) {
-				await recordLostTurns(this.store, lease, turnId, {
-					journaled,
-					ours: (id) => this.controls.has(id),
-					onRecord: (record) => this.events.emit({ type: "record.appended", sessionId, record }),
-				});
-			}
-			const startedAt = new Date();
-			const records: SessionRecord[] = [];
-			try {
-				await runTurn(
-					{
-						store: this.store,
-						events: this.events,
-						maxToolSteps: this.config.maxToolSteps,
-						...(this.options.toolExecutor ? { toolExecutor: this.options.toolExecutor } : {}),
-						...(this.config.pruneToolOutputs ? { pruneToolOutputs: this.config.pruneToolOutputs } : {}),
-						reserveTokens: this.config.compaction.reserveTokens,
-						compactIfNeeded: (held, turnModel, trigger, signal, opened) =>
-							this.autoCompact(held, turnModel, trigger, signal, opened),
-						onAppended: (record) => records.push(record),
-					},
-					lease,
-					{
-						sessionId,
-						turnId,
-						content,
-						model,
-						ephemeral,
-						keepFailedReply: () => deferred === undefined || deferred.written,
-						...(options.signal ? { signal: options.signal } : {}),
-						...(options.thinkingLevel !== undefined ? { thinkingLevel: options.thinkingLevel } : {}),
-						...(options.parentSeq !== undefined ? { parentSeq: options.parentSeq } : {}),
-					},
-				);
-				if (!metadata.name) await this.nameSession(lease, content, model);
-				await this.recordTurn(lease, { turnId, startedAt, model: model.name, records });
-			} catch (error) {
-				if (deferred && !deferred.written) await this.discardUnwritten(sessionId);
-				else await this.recordTurn(lease, { turnId, startedAt, model: model.name, records, error }).catch(() => {});
-				throw error;
-			} finally {
-				if (deferred?.written) this.unwritten.delete(sessionId);
-				await lease.release();
-			}
-			const result = { turnId, sessionId, records };
-			this.events.emit({ type: "turn.completed", sessionId, turnId, records });
-			return result;
-		} catch (error) {
-			this.events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
-			throw error;
-		}
-	}
-
-	/** Closes a turn with its `turn` record (outcome, duration = uptime, usage). */
-	private async recordTurn(
-		lease: SessionLease,
-		turn: { turnId: string; startedAt: Date; model: string; records: SessionRecord[]; error?: unknown },
-	): Promise<void> {
-		const result = await lease.append([turnRecordInput({ ...turn, endedAt: new Date() })]);
-		const sessionId = lease.sessionId;
-		for (const record of result.records) this.events.emit({ type: "record.appended", sessionId, record });
-		this.events.emit({ type: "session.updated", sessionId, metadata: result.metadata });
-	}
-
-	/** A deferred session whose first turn failed before any reply: forgotten, nothing was written. */
-	private async discardUnwritten(sessionId: string): Promise<void> {
-		this.unwritten.delete(sessionId);
-		await this.store.delete(sessionId);
-		this.events.emit({ type: "session.deleted", sessionId });
-	}
-
-	private async autoCompact(
-		lease: SessionLease,
-		model: ResolvedModel,
-		trigger: CompactionTrigger,
-		signal?: AbortSignal,
-		resumed?: OpenedSession,
-	): Promise<SessionRecord | undefined> {
-		const settings = this.config.compaction;
-		if (!settings.enabled) return undefined;
-		if (trigger === "threshold") {
-			const opened = resumed ?? (await this.store.open(lease.sessionId));
-			const systemPrompt = opened.context.systemPrompt;
-			// Judged on what the model is sent: blocks too big for the window are cut, not summarized.
-			const maxBlockTokens = oversizedBlockTokens(model.model.contextWindow, settings.reserveTokens);
-			const sent = truncateOversizedBlocks(buildContextFromPath(opened.path).messages, maxBlockTokens).messages;
-			const tokens = estimateContextTokens(sent, systemPrompt ? { systemPrompt } : {});
-			if (!shouldCompact(tokens, model.model.contextWindow, settings)) return undefined;
-		}
-		const summarizer = this.config.compactionModel ? this.resolve(this.config.compactionModel) : model;
-		return this.compactUnderLease(lease, summarizer, trigger, {
-			contextWindow: model.model.contextWindow,
-			...(signal ? { signal } : {}),
-		});
-	}
-
-	private async compactUnderLease(
-		lease: SessionLease,
-		model: ResolvedModel,
-		trigger: CompactionTrigger,
-		options: CompactOptions,
-	): Promise<SessionRecord | undefined> {
-		const sessionId = lease.sessionId;
-		const { plan, keepRecentTokens, reduction, chunks } = await previewCompaction(
-			this.store,
-			sessionId,
-			model,
-			this.settingsFor(options),
-			options,
-		);
-		if (keepRecentTokens.capped && !this.warnedKeepRecentCap) {
-			this.warnedKeepRecentCap = true;
-			(this.options.onWarning ?? console.warn)(`@agent/session: ${keepRecentTokens.capped}`);
-		}
-		if (!plan) return undefined;
-		if (trigger === "threshold" && reduction && !reduction.reduces) {
-			// Summarizing would only spend calls: the tokens are in what is kept word for word. (A manual
-			// compaction runs as asked, and an overflow's is the provider's word against our estimate.)
-			this.events.emit({
-				type: "compaction.skipped",
-				sessionId,
-				trigger,
-				reason: reduction.reason ?? "compacting cannot reduce the context",
-				contextTokens: plan.contextTokens,
-				tokensAfter: reduction.tokensAfter,
-			});
-			return undefined;
-		}
-		const messagesTotal = plan.parts.reduce((sum, part) => sum + part.messageCount, 0);
-		const estimated = chunks ? { chunksEstimated: chunks.chunks } : {};
-		this.events.emit({
-			type: "compaction.started",
-			sessionId,
-			trigger,
-			messages: messagesTotal,
-			tokensBefore: plan.tokensBefore,
-			...estimated,
-		});
-		// Calls and messages of the parts already done, so that progress counts over the whole plan.
-		const done = { chunks: 0, messages: 0, part: 0, partChunks: 0 };
-		try {
-			const input: RecordInput = await summarize(plan, {
-				model: model.model,
-				onProgress: (progress) => {
-					if (progress.partIndex !== done.part) {
-						const previous = plan.parts[done.part];
-						done.messages += previous?.messageCount ?? 0;
-						done.chunks += done.partChunks;
-						done.part = progress.partIndex;
-					}
-					done.partChunks = progress.chunks;
-					this.events.emit({
-						type: "compaction.progress",
-						sessionId,
-						trigger,
-						chunks: done.chunks + progress.chunks,
-						...estimated,
-						messagesDone: done.messages + progress.messagesDone,
-						messagesTotal,
-					});
-				},
-				...(model.apiKey ? { completeOptions: { apiKey: model.apiKey } } : {}),
-				trigger,
-				...(options.signal ? { signal: options.signal } : {}),
-			});
-			const result = await lease.append([input]);
-			const record = result.records[0] as SessionRecord;
-			this.events.emit({ type: "record.appended", sessionId, record });
-			this.events.emit({ type: "compaction.completed", sessionId, record });
-			this.events.emit({ type: "session.updated", sessionId, metadata: result.metadata });
-			return record;
-		} catch (error) {
-			this.events.emit({ type: "compaction.failed", sessionId, trigger, error: toEventError(error) });
-			throw error;
-		}
-	}
-
-	/** A manual compaction's summarizer: the given model, else compaction_model, else the session's. */
-	private async manualSummarizer(sessionId: string, model?: string): Promise<ResolvedModel> {
-		if (model !== undefined) return this.resolve(model);
-		if (this.config.compactionModel) return this.resolve(this.config.compactionModel);
-		const metadata = await this.store.metadata(sessionId);
-		return this.resolve(metadata.model || this.defaultModel());
-	}
-
-	private settingsFor(options: { keepRecentTokens?: number }): CompactionSettings {
-		const settings = { ...this.config.compaction };
-		if (options.keepRecentTokens !== undefined) settings.keepRecentTokens = options.keepRecentTokens;
-		return settings;
-	}
-
-	private async nameSession(lease: SessionLease, content: ContentBlock[], model: ResolvedModel): Promise<void> {
-		const name = this.config.llmTitles ? await titleFromModel(model, content) : nameFromFirstMessage(content);
-		if (!name) return;
-		const result = await lease.append([{ recordType: "session_info", name }]);
-		this.updated(result.metadata);
-	}
-
 	private updated(metadata: SessionMetadata): SessionMetadata {
 		// Every store operation but append and reads writes a deferred session out.
 		this.unwritten.delete(metadata.id);
@@ -674,20 +340,12 @@ export class AgentSessions {
 		return metadata;
 	}
 
-	private resolve(name: string): ResolvedModel {
-		return (this.options.resolveModel ?? resolveModel)(name);
-	}
-
 	/** A model's context window; undefined for a model this runtime cannot resolve (e.g. an imported session's). */
 	private windowOf(name: string): number | undefined {
 		try {
-			return this.resolve(name).model.contextWindow;
+			return this.core.resolve(name).model.contextWindow;
 		} catch {
 			return undefined;
 		}
-	}
-
-	private leaseWaitMs(): number {
-		return this.options.leaseWaitMs ?? 5 * 60_000;
 	}
 }
