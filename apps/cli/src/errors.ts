@@ -34,6 +34,7 @@ const AGENT_ERROR_CODES: ReadonlySet<string> = new Set<AgentErrorCode>([
 	"STORAGE_FAILURE",
 	"COMPACTION_FAILED",
 	"MODEL_NOT_FOUND",
+	"MODEL_NOT_CONFIGURED",
 	"MODEL_FAILED",
 	"ABORTED",
 ]);

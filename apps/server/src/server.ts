@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { AgentSessions, followStoreChanges, joinInstances, type ResolvedModel, resolveModel } from "@agent/session";
+import { AgentSessions, followStoreChanges, joinInstances, type ResolvedModel } from "@agent/session";
+import { resolveModel } from "@agent/session/models";
 import { getRequestListener } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { attachEventSockets, type EventSockets } from "./event-sockets.js";

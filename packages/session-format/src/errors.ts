@@ -14,6 +14,7 @@ export type AgentErrorCode =
 	| "STORAGE_FAILURE"
 	| "COMPACTION_FAILED"
 	| "MODEL_NOT_FOUND"
+	| "MODEL_NOT_CONFIGURED"
 	| "MODEL_FAILED"
 	| "ABORTED";
 

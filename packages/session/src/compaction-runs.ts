@@ -15,7 +15,7 @@ import {
 	type SessionRecord,
 } from "@agent/session-format/reading";
 import { toEventError } from "./events.js";
-import type { ResolvedModel } from "./models.js";
+import type { ResolvedModel } from "./model-names.js";
 import { previewCompaction } from "./plan-compaction.js";
 import type { CompactOptions, RuntimeCore } from "./runtime-options.js";
 
@@ -52,7 +52,7 @@ export class CompactionRuns {
 			const tokens = estimateContextTokens(sent, systemPrompt ? { systemPrompt } : {});
 			if (!shouldCompact(tokens, model.model.contextWindow, settings)) return undefined;
 		}
-		const summarizer = config.compactionModel ? this.core.resolve(config.compactionModel) : model;
+		const summarizer = config.compactionModel ? await this.core.resolve(config.compactionModel) : model;
 		return this.underLease(lease, summarizer, trigger, {
 			contextWindow: model.model.contextWindow,
 			...(signal ? { signal } : {}),

@@ -10,7 +10,7 @@ import {
 	registerApiProvider,
 	registerFauxProvider,
 } from "@mariozechner/pi-ai";
-import { DEMO_CONTEXT_WINDOW } from "./model-names.js";
+import { DEMO_CONTEXT_WINDOW, DEMO_SPEED_ENV } from "./model-names.js";
 
 const DEMO_API = "agent-demo";
 /** Responses kept queued on the faux provider; topped up before every call. */
@@ -53,9 +53,6 @@ export function demoModel(options: { tokensPerSecond?: number } = {}): Model<str
 	}
 	return registration.getModel();
 }
-
-/** The environment variable that sets the demo model's speed (tokens per second; `Infinity`: no waiting), e.g. to try out a long turn. */
-export const DEMO_SPEED_ENV = "AGENT_DEMO_TOKENS_PER_SECOND";
 
 function demoSpeedFromEnv(): number | undefined {
 	const raw = process.env[DEMO_SPEED_ENV];

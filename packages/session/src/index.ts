@@ -1,14 +1,7 @@
 export { type AgentConfig, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_TOOL_STEPS, resolveConfig } from "./config.js";
-export { parseConfig } from "./config-file.js";
 export { loadConfig } from "./config-load.js";
-export {
-	type AgentConfigFile,
-	agentConfigSchema,
-	type ScheduledJob,
-	scheduledJobSchema,
-} from "./config-schema.js";
+export type { AgentConfigFile, ScheduledJob } from "./config-schema.js";
 export { checkParentSeq } from "./continue-from.js";
-export { DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
 export {
 	type EventError,
 	type SessionEvent,
@@ -21,9 +14,15 @@ export { type InstanceLink, joinInstances } from "./instances.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { type MigrationProgress, type MigrationResult, migrateStore } from "./migrate-store.js";
 export { type ModelContextSettings, modelContextOf, readModelContext } from "./model-context.js";
-export { contextWindowOf, DEMO_MODEL_NAME, type ModelRegistry } from "./model-names.js";
+export {
+	canonicalModelName,
+	contextWindowOf,
+	DEMO_MODEL_NAME,
+	DEMO_SPEED_ENV,
+	type ModelRegistry,
+	type ResolvedModel,
+} from "./model-names.js";
 export { loadModelRegistry } from "./model-registry.js";
-export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export { type ModelContext, type PrunedOutputs, prunedContext } from "./pruned-context.js";
@@ -46,7 +45,7 @@ export {
 	parseStoreLocation,
 	type StoreLocation,
 } from "./store-url.js";
+export { THINKING_LEVELS } from "./thinking-levels.js";
 export { type ToolExecution, toolExecutions } from "./tool-log.js";
 export type { ToolExecutor, ToolOutcome } from "./tools.js";
-export { THINKING_LEVELS } from "./turn.js";
 export { TurnQueue } from "./turn-queue.js";

@@ -1,7 +1,7 @@
 import type { EphemeralMessage, SessionMetadata, SessionRecord, SessionStore } from "@agent/session-format/reading";
 import type { AgentConfig } from "./config.js";
 import type { SessionEvents } from "./events.js";
-import type { ResolvedModel } from "./models.js";
+import type { ResolvedModel } from "./model-names.js";
 import type { ToolExecutor } from "./tools.js";
 
 export interface AgentSessionsOptions {
@@ -19,8 +19,11 @@ export interface AgentSessionsOptions {
 	toolExecutor?: ToolExecutor;
 	/** Context injected fresh on every model call and never persisted (memory recall, environment...). */
 	ephemeral?: (sessionId: string) => EphemeralMessage[] | Promise<EphemeralMessage[]>;
-	/** Resolves model names; default: pi-ai's registry plus "demo". Tests pass the faux provider here. */
-	resolveModel?: (name: string) => ResolvedModel;
+	/**
+	 * Resolves model names; default: pi-ai's registry plus "demo". Tests pass the faux provider here.
+	 * A model of pi-ai's registry resolved without an API key is refused (MODEL_NOT_CONFIGURED).
+	 */
+	resolveModel?: (name: string) => ResolvedModel | Promise<ResolvedModel>;
 	/** How long a turn waits for another process's lease on the session, in ms (default 5 minutes). */
 	leaseWaitMs?: number;
 	/**
@@ -116,7 +119,8 @@ export interface RuntimeCore {
 	readonly options: AgentSessionsOptions;
 	/** Deferred sessions this runtime created that are not written yet (no assistant message so far). */
 	readonly unwritten: Set<string>;
-	resolve(name: string): ResolvedModel;
+	/** The model for a call (loads pi-ai); MODEL_NOT_FOUND or MODEL_NOT_CONFIGURED when it cannot run. */
+	resolve(name: string): Promise<ResolvedModel>;
 	/** The model a session without one uses. */
 	defaultModel(): string;
 	/** How long a turn waits for another process's lease on the session, in ms. */

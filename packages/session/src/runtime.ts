@@ -14,17 +14,17 @@ import {
 } from "@agent/session-format/reading";
 import { resolveHome } from "@agent/session-fs";
 import { checkUserContent, noteAcceptedTurn } from "./accepted-turns.js";
-import { summaryOfBranchLeft } from "./branch-left.js";
-import { CompactionRuns } from "./compaction-runs.js";
 import { type AgentConfig, resolveConfig } from "./config.js";
 import { loadConfig } from "./config-load.js";
 import { checkParentSeqShape } from "./continue-from.js";
 import { type SessionEventListener, SessionEvents } from "./events.js";
 import { KeyedSerial } from "./keyed-serial.js";
 import { modelContextOf } from "./model-context.js";
-import { canonicalModelName, defaultModelName, resolveModel } from "./models.js";
-import { type CompactionPreview, type PlanCompactionOptions, previewCompaction } from "./plan-compaction.js";
+import { canonicalModelName } from "./model-names.js";
+import { ModelResolver } from "./model-resolver.js";
+import type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 import type { ModelContext } from "./pruned-context.js";
+import type { RuntimeMachinery } from "./runtime-machinery.js";
 import type {
 	AgentSessionsOptions,
 	BranchOptions,
@@ -36,10 +36,9 @@ import type {
 	TurnResult,
 } from "./runtime-options.js";
 import { chooseStoreLocation, openStoreAt } from "./store-url.js";
+import { checkThinkingLevel } from "./thinking-levels.js";
 import { type ToolExecution, toolExecutions } from "./tool-log.js";
-import { checkThinkingLevel } from "./turn.js";
 import { TurnControls } from "./turn-controls.js";
-import { TurnExecution } from "./turn-execution.js";
 import { TurnQueue } from "./turn-queue.js";
 
 /**
@@ -58,26 +57,25 @@ export class AgentSessions {
 	/** Per identity key: the lookup-or-create in flight, so two sends never create two sessions. */
 	private readonly identityLookups = new KeyedSerial();
 	private readonly core: RuntimeCore;
-	private readonly compactions: CompactionRuns;
-	private readonly turnExecution: TurnExecution;
+	private machineryLoaded: Promise<RuntimeMachinery> | undefined;
+	private readonly models: ModelResolver;
 
-	private constructor(store: SessionStore, config: AgentConfig, options: AgentSessionsOptions) {
+	private constructor(store: SessionStore, config: AgentConfig, options: AgentSessionsOptions, models: ModelResolver) {
 		this.store = store;
 		this.config = config;
 		this.events = new SessionEvents((error) => console.error("@agent/session: an event listener threw:", error));
+		this.models = models;
 		this.core = {
 			store,
 			config,
 			events: this.events,
 			options,
 			unwritten: this.unwritten,
-			resolve: (name) => (options.resolveModel ?? resolveModel)(name),
+			resolve: (name) => models.resolve(name),
 			defaultModel: () => this.defaultModel(),
 			leaseWaitMs: () => options.leaseWaitMs ?? 5 * 60_000,
 			updated: (metadata) => this.updated(metadata),
 		};
-		this.compactions = new CompactionRuns(this.core);
-		this.turnExecution = new TurnExecution(this.core, this.compactions, this.controls);
 	}
 
 	/** Opens the runtime on a store (the file store at `home` by default) and its config.yaml. */
@@ -93,7 +91,9 @@ export class AgentSessions {
 					...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
 				},
 			));
-		return new AgentSessions(store, config, options);
+		const models = new ModelResolver(options.resolveModel);
+		await models.ready();
+		return new AgentSessions(store, config, options, models);
 	}
 
 	subscribe(listener: SessionEventListener, options: { sessionId?: string } = {}): () => void {
@@ -102,7 +102,8 @@ export class AgentSessions {
 
 	async create(options: CreateSessionOptions = {}): Promise<SessionMetadata> {
 		const model = canonicalModelName(options.model ?? this.defaultModel());
-		this.core.resolve(model);
+		// Before anything is written: an unknown model, or one without its API key, fails here.
+		await this.models.check(model);
 		const metadata = await this.store.create({ ...options, model });
 		// A deferred session is announced when it is written out (with its first reply): until then
 		// no listing shows it, and it may never exist.
@@ -125,13 +126,12 @@ export class AgentSessions {
 
 	/** The model a session would use: its own, else the configured default. */
 	defaultModel(): string {
-		return defaultModelName(this.config.defaultModel);
+		return this.models.defaultModel(this.config.defaultModel);
 	}
 
 	/** Queues a turn and returns at once with its position; `done` settles when the turn ends. */
 	enqueue(sessionId: string, content: string | ContentBlock[], options: SendOptions = {}): QueuedTurn {
-		// An unknown model or thinking level fails here, at once, rather than when the turn's time comes.
-		if (options.model !== undefined) this.core.resolve(options.model);
+		// A bad thinking level or parentSeq fails here, at once, rather than when the turn's time comes.
 		if (options.thinkingLevel !== undefined) checkThinkingLevel(options.thinkingLevel);
 		if (options.parentSeq !== undefined) checkParentSeqShape(options.parentSeq);
 		const blocks = typeof content === "string" ? [textBlock(content)] : content;
@@ -139,13 +139,19 @@ export class AgentSessions {
 		// Unique across processes too: instances sharing a store key their turn journals by it.
 		const turnId = `${Date.now().toString(36)}-${(++this.turnCounter).toString(36)}-${randomBytes(3).toString("hex")}`;
 		const signal = this.controls.add(sessionId, turnId, options.signal);
-		const noted = this.noteAccepted(sessionId, turnId, blocks);
+		// A model that cannot run (unknown, no API key) is refused before the turn is accepted.
+		const model = options.model;
+		const noted =
+			model === undefined
+				? this.noteAccepted(sessionId, turnId, blocks)
+				: this.models.check(model).then(() => this.noteAccepted(sessionId, turnId, blocks));
 		const accepted = noted.then(() => undefined);
 		accepted.catch(() => {});
 		let position = 0;
 		const done = this.queue.enqueue(
 			sessionId,
-			async () => this.turnExecution.execute(sessionId, turnId, blocks, { ...options, signal }, await noted),
+			async () =>
+				(await this.machinery()).turns.execute(sessionId, turnId, blocks, { ...options, signal }, await noted),
 			(queuedAt) => {
 				position = queuedAt;
 				this.events.emit({ type: "turn.queued", sessionId, turnId, position: queuedAt });
@@ -188,7 +194,7 @@ export class AgentSessions {
 		content: string | ContentBlock[],
 		options: SendOptions & { create?: Omit<CreateSessionOptions, "identityKey"> } = {},
 	): Promise<IdentityTurn> {
-		if (options.model !== undefined) this.core.resolve(options.model);
+		if (options.model !== undefined) await this.models.check(options.model);
 		const { create, ...sendOptions } = options;
 		const { sessionId, created } = await this.sessionForIdentity(identityKey, {
 			...create,
@@ -222,7 +228,7 @@ export class AgentSessions {
 		const settings = {
 			config: this.config,
 			defaultModel: () => this.defaultModel(),
-			windowOf: (model: string) => this.windowOf(model),
+			windowOf: (model: string) => this.models.windowOf(model),
 		};
 		return modelContextOf(this.store, sessionId, settings, options);
 	}
@@ -252,18 +258,20 @@ export class AgentSessions {
 	 * same summarizer, settings, window and system prompt, so the plan is the one compact carries out.
 	 */
 	async planCompaction(sessionId: string, options: PlanCompactionOptions = {}): Promise<CompactionPreview> {
-		const summarizer = await this.compactions.manualSummarizer(sessionId, options.model);
-		return previewCompaction(this.store, sessionId, summarizer, this.compactions.settingsFor(options), options);
+		const { compactions, previewCompaction } = await this.machinery();
+		const summarizer = await compactions.manualSummarizer(sessionId, options.model);
+		return previewCompaction(this.store, sessionId, summarizer, compactions.settingsFor(options), options);
 	}
 
 	/** Compacts a session now (trigger "manual"); resolves with the compaction record, or undefined if nothing to compact. */
 	async compact(sessionId: string, options: CompactOptions = {}): Promise<SessionRecord | undefined> {
 		return this.queue.enqueue(sessionId, async () => {
-			const model = await this.compactions.manualSummarizer(sessionId, options.model);
+			const { compactions } = await this.machinery();
+			const model = await compactions.manualSummarizer(sessionId, options.model);
 			const lease = await this.store.lease(sessionId, { waitMs: this.core.leaseWaitMs() });
 			this.unwritten.delete(sessionId);
 			try {
-				return await this.compactions.underLease(lease, model, "manual", options);
+				return await compactions.underLease(lease, model, "manual", options);
 			} finally {
 				await lease.release();
 			}
@@ -295,7 +303,8 @@ export class AgentSessions {
 	async branch(sessionId: string, atSeq: number, options: BranchOptions = {}): Promise<SessionMetadata> {
 		if (!options.summarize) return this.updated(await this.store.branch(sessionId, atSeq));
 		return this.queue.enqueue(sessionId, async () => {
-			const summarizer = await this.compactions.manualSummarizer(sessionId, options.model);
+			const { compactions, summaryOfBranchLeft } = await this.machinery();
+			const summarizer = await compactions.manualSummarizer(sessionId, options.model);
 			// Summarize first: when the summarizer fails, the leaf has not moved and nothing was written.
 			const summary = await summaryOfBranchLeft(this.store, sessionId, atSeq, summarizer, options.signal);
 			const moved = await this.store.branch(sessionId, atSeq);
@@ -333,19 +342,18 @@ export class AgentSessions {
 		return this.queue.depth(sessionId);
 	}
 
+	/** The turn and compaction code, loaded with the first turn or compaction (runtime-machinery.ts). */
+	private machinery(): Promise<RuntimeMachinery> {
+		this.machineryLoaded ??= import("./runtime-machinery.js").then(({ runtimeMachinery }) =>
+			runtimeMachinery(this.core, this.controls),
+		);
+		return this.machineryLoaded;
+	}
+
 	private updated(metadata: SessionMetadata): SessionMetadata {
 		// Every store operation but append and reads writes a deferred session out.
 		this.unwritten.delete(metadata.id);
 		this.events.emit({ type: "session.updated", sessionId: metadata.id, metadata });
 		return metadata;
-	}
-
-	/** A model's context window; undefined for a model this runtime cannot resolve (e.g. an imported session's). */
-	private windowOf(name: string): number | undefined {
-		try {
-			return this.core.resolve(name).model.contextWindow;
-		} catch {
-			return undefined;
-		}
 	}
 }

@@ -8,7 +8,7 @@ import { recordLostTurns } from "./accepted-turns.js";
 import type { CompactionRuns } from "./compaction-runs.js";
 import { DeferredLease } from "./deferred-lease.js";
 import { toEventError } from "./events.js";
-import type { ResolvedModel } from "./models.js";
+import type { ResolvedModel } from "./model-names.js";
 import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import type { RuntimeCore, SendOptions, TurnResult } from "./runtime-options.js";
 import { runTurn } from "./turn.js";
@@ -61,7 +61,8 @@ export class TurnExecution {
 				});
 			}
 			const metadata = await store.metadata(sessionId);
-			const model = this.core.resolve(options.model ?? (metadata.model || this.core.defaultModel()));
+			// Before anything is written: a model that cannot run (unknown, no API key) fails the turn here.
+			const model = await this.core.resolve(options.model ?? (metadata.model || this.core.defaultModel()));
 			const ephemeral = [...((await this.core.options.ephemeral?.(sessionId)) ?? []), ...(options.ephemeral ?? [])];
 			const leaseOptions = { waitMs: this.core.leaseWaitMs(), ...(options.signal ? { signal: options.signal } : {}) };
 			// A deferred session not yet written takes no lease (that would write it out) until its first reply.

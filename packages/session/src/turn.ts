@@ -1,5 +1,5 @@
 import { oversizedBlockTokens } from "@agent/compaction";
-import { assistantRecordInput, toPiMessages } from "@agent/session-format/pi";
+import { assistantRecordInput, explainMissingProvider, toPiMessages } from "@agent/session-format/pi";
 import {
 	AgentSessionError,
 	type CompactionTrigger,
@@ -12,17 +12,13 @@ import {
 	type SessionStore,
 	toolCallsOf,
 } from "@agent/session-format/reading";
-import {
-	type AssistantMessage,
-	isContextOverflow,
-	stream,
-	streamSimple,
-	type ThinkingLevel,
-} from "@mariozechner/pi-ai";
+import type { AssistantMessage, ThinkingLevel } from "@mariozechner/pi-ai";
 import { checkParentSeq } from "./continue-from.js";
 import type { SessionEvents } from "./events.js";
-import type { ResolvedModel } from "./models.js";
+import type { ResolvedModel } from "./model-names.js";
+import { loadPiAi } from "./pi-ai.js";
 import { prunedContext } from "./pruned-context.js";
+import { THINKING_LEVELS } from "./thinking-levels.js";
 import type { ToolExecutor } from "./tools.js";
 
 /** What a turn needs from the runtime around it. */
@@ -68,19 +64,6 @@ export interface TurnInput {
 	keepFailedReply: () => boolean;
 }
 
-/** The thinking levels pi-ai's reasoning option takes; "off" (or none) sends no reasoning option. */
-export const THINKING_LEVELS: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
-
-/** Throws INVALID_ARGUMENT for a thinking level pi-ai does not know. */
-export function checkThinkingLevel(level: string): void {
-	if (!THINKING_LEVELS.includes(level)) {
-		throw new AgentSessionError(
-			"INVALID_ARGUMENT",
-			`@agent/session: unknown thinking level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`,
-		);
-	}
-}
-
 /**
  * One turn, under the session's lease: the user message, then model calls (and tool calls)
  * until the model stops. Returns every record the turn appended, in order.
@@ -115,6 +98,7 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	if (moveTo !== undefined) first[0] = { ...(first[0] as RecordInput), parentSeq: moveTo };
 	await append(first);
 
+	const { isContextOverflow } = await loadPiAi();
 	let overflowRetried = false;
 	for (let step = 0; step < env.maxToolSteps; step++) {
 		throwIfAborted(input.signal);
@@ -197,10 +181,24 @@ async function callModel(env: TurnEnvironment, input: TurnInput, opened: OpenedS
 	};
 	// The path's thinking level becomes pi-ai's reasoning option, which maps it onto each provider's own.
 	const level = modelContext.thinkingLevel;
-	const events =
-		level !== undefined && level !== "off" && THINKING_LEVELS.includes(level)
-			? streamSimple(model, context, { ...options, reasoning: level as ThinkingLevel })
-			: stream(model, context, options);
+	const { stream, streamSimple } = await loadPiAi();
+	let events: ReturnType<typeof stream>;
+	try {
+		events =
+			level !== undefined && level !== "off" && THINKING_LEVELS.includes(level)
+				? streamSimple(model, context, { ...options, reasoning: level as ThinkingLevel })
+				: stream(model, context, options);
+	} catch (error) {
+		const message = (error as Error).message;
+		const twoCopies = explainMissingProvider(message, "@agent/session");
+		throw new AgentSessionError(
+			"MODEL_FAILED",
+			`@agent/session: the model ${input.model.name} cannot be called: ${twoCopies ?? message}`,
+			{
+				cause: error,
+			},
+		);
+	}
 	for await (const event of events) {
 		if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "toolcall_delta") {
 			const kind = event.type === "text_delta" ? "text" : event.type === "thinking_delta" ? "thinking" : "toolCall";

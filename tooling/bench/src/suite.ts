@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { sessionPaths } from "@agent/session-fs";
 import { CLI_BIN } from "./cases/cli-run.js";
 import { type ListingDataset, listingDataset, type SessionDataset, sessionDataset } from "./generate/datasets.js";
+import { importRows } from "./import-rows.js";
 import { type Contender, interleaved } from "./interleave.js";
 import type { Measurement } from "./measure.js";
 import type { Plan } from "./plan.js";
@@ -46,6 +47,7 @@ export const CASE_GROUPS = [
 	"compaction",
 	"cli",
 	"search",
+	"import",
 ] as const;
 export type CaseGroup = (typeof CASE_GROUPS)[number];
 
@@ -268,6 +270,7 @@ export async function runSuite(
 		});
 	}
 	await cliRows(plan, data, compare, done);
+	if (want("import")) await importRows(plan, compare, done);
 	if (want("search") && data.cliListing) {
 		const listing = data.cliListing;
 		const label = `${plan.cli.listing.sessions.toLocaleString("en-US")} × ${sizeLabel(plan.cli.listing.bytesEach)}`;
