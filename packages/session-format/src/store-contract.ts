@@ -284,6 +284,11 @@ export interface SessionStore {
 	 * watching; a server uses it to show writes it did not make itself.
 	 */
 	watch?(onChange: (change: StoreChange) => void): Promise<StoreWatcher>;
+	/**
+	 * Optional: releases what the store holds (connections and pools, watchers, timers), so that a
+	 * process can exit by itself. Resolves once they are released; the store is not used after it.
+	 */
+	close?(): Promise<void>;
 }
 
 /** A change to a session, as a store's `watch` reports it. */

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import {
+	AgentSessionError,
 	type ContentBlock,
 	type CreateSessionOptions,
 	type ListOptions,
@@ -10,13 +10,10 @@ import {
 	type SessionRecord,
 	type SessionStore,
 	type TurnRecord,
-	textBlock,
 } from "@agent/session-format/reading";
 import { resolveHome } from "@agent/session-fs";
-import { checkUserContent, noteAcceptedTurn } from "./accepted-turns.js";
 import { type AgentConfig, resolveConfig } from "./config.js";
 import { loadConfig } from "./config-load.js";
-import { checkParentSeqShape } from "./continue-from.js";
 import { type SessionEventListener, SessionEvents } from "./events.js";
 import { KeyedSerial } from "./keyed-serial.js";
 import { modelContextOf } from "./model-context.js";
@@ -36,9 +33,9 @@ import type {
 	TurnResult,
 } from "./runtime-options.js";
 import { chooseStoreLocation, openStoreAt } from "./store-url.js";
-import { checkThinkingLevel } from "./thinking-levels.js";
 import { type ToolExecution, toolExecutions } from "./tool-log.js";
 import { TurnControls } from "./turn-controls.js";
+import { TurnIntake } from "./turn-intake.js";
 import { TurnQueue } from "./turn-queue.js";
 
 /**
@@ -51,7 +48,6 @@ export class AgentSessions {
 	readonly events: SessionEvents;
 	private readonly queue = new TurnQueue();
 	private readonly controls = new TurnControls();
-	private turnCounter = 0;
 	/** Deferred sessions this runtime created that are not on disk yet (no assistant message so far). */
 	private readonly unwritten = new Set<string>();
 	/** Per identity key: the lookup-or-create in flight, so two sends never create two sessions. */
@@ -59,6 +55,12 @@ export class AgentSessions {
 	private readonly core: RuntimeCore;
 	private machineryLoaded: Promise<RuntimeMachinery> | undefined;
 	private readonly models: ModelResolver;
+	private readonly intake: TurnIntake;
+	/** Whether close() closes the store: the runtime opened it (from home or storeUrl). */
+	private readonly ownsStore: boolean;
+	/** What close() closes besides the store (store follows). */
+	private readonly closables = new Set<{ close(): Promise<void> }>();
+	private closing: Promise<void> | undefined;
 
 	private constructor(store: SessionStore, config: AgentConfig, options: AgentSessionsOptions, models: ModelResolver) {
 		this.store = store;
@@ -76,6 +78,8 @@ export class AgentSessions {
 			leaseWaitMs: () => options.leaseWaitMs ?? 5 * 60_000,
 			updated: (metadata) => this.updated(metadata),
 		};
+		this.intake = new TurnIntake(this.core, models, this.queue, this.controls, () => this.machinery());
+		this.ownsStore = options.store === undefined;
 	}
 
 	/** Opens the runtime on a store (the file store at `home` by default) and its config.yaml. */
@@ -101,6 +105,7 @@ export class AgentSessions {
 	}
 
 	async create(options: CreateSessionOptions = {}): Promise<SessionMetadata> {
+		this.refuseIfClosed();
 		const model = canonicalModelName(options.model ?? this.defaultModel());
 		// Before anything is written: an unknown model, or one without its API key, fails here.
 		await this.models.check(model);
@@ -131,42 +136,8 @@ export class AgentSessions {
 
 	/** Queues a turn and returns at once with its position; `done` settles when the turn ends. */
 	enqueue(sessionId: string, content: string | ContentBlock[], options: SendOptions = {}): QueuedTurn {
-		// A bad thinking level or parentSeq fails here, at once, rather than when the turn's time comes.
-		if (options.thinkingLevel !== undefined) checkThinkingLevel(options.thinkingLevel);
-		if (options.parentSeq !== undefined) checkParentSeqShape(options.parentSeq);
-		const blocks = typeof content === "string" ? [textBlock(content)] : content;
-		checkUserContent(blocks);
-		// Unique across processes too: instances sharing a store key their turn journals by it.
-		const turnId = `${Date.now().toString(36)}-${(++this.turnCounter).toString(36)}-${randomBytes(3).toString("hex")}`;
-		const signal = this.controls.add(sessionId, turnId, options.signal);
-		// A model that cannot run (unknown, no API key) is refused before the turn is accepted.
-		const model = options.model;
-		const noted =
-			model === undefined
-				? this.noteAccepted(sessionId, turnId, blocks)
-				: this.models.check(model).then(() => this.noteAccepted(sessionId, turnId, blocks));
-		const accepted = noted.then(() => undefined);
-		accepted.catch(() => {});
-		let position = 0;
-		const done = this.queue.enqueue(
-			sessionId,
-			async () =>
-				(await this.machinery()).turns.execute(sessionId, turnId, blocks, { ...options, signal }, await noted),
-			(queuedAt) => {
-				position = queuedAt;
-				this.events.emit({ type: "turn.queued", sessionId, turnId, position: queuedAt });
-			},
-		);
-		const forget = () => this.controls.remove(turnId);
-		done.then(forget, forget);
-		return { turnId, position, accepted, done };
-	}
-
-	/** Notes an accepted turn in the store's journal (accepted-turns.ts); false when nothing was noted. */
-	private noteAccepted(sessionId: string, turnId: string, content: ContentBlock[]): Promise<boolean> {
-		// A deferred session keeps nothing before its first reply: its first turn is not journaled either.
-		if (this.unwritten.has(sessionId)) return Promise.resolve(false);
-		return noteAcceptedTurn(this.store, sessionId, turnId, content);
+		this.refuseIfClosed();
+		return this.intake.enqueue(sessionId, content, options);
 	}
 
 	/**
@@ -194,6 +165,7 @@ export class AgentSessions {
 		content: string | ContentBlock[],
 		options: SendOptions & { create?: Omit<CreateSessionOptions, "identityKey"> } = {},
 	): Promise<IdentityTurn> {
+		this.refuseIfClosed();
 		if (options.model !== undefined) await this.models.check(options.model);
 		const { create, ...sendOptions } = options;
 		const { sessionId, created } = await this.sessionForIdentity(identityKey, {
@@ -265,6 +237,7 @@ export class AgentSessions {
 
 	/** Compacts a session now (trigger "manual"); resolves with the compaction record, or undefined if nothing to compact. */
 	async compact(sessionId: string, options: CompactOptions = {}): Promise<SessionRecord | undefined> {
+		this.refuseIfClosed();
 		return this.queue.enqueue(sessionId, async () => {
 			const { compactions } = await this.machinery();
 			const model = await compactions.manualSummarizer(sessionId, options.model);
@@ -330,6 +303,48 @@ export class AgentSessions {
 		await this.queue.enqueue(sessionId, () => this.store.delete(sessionId));
 		this.unwritten.delete(sessionId);
 		this.events.emit({ type: "session.deleted", sessionId });
+	}
+
+	/**
+	 * Closes the runtime, so that a process can exit by itself: new turns, sessions and compactions
+	 * are refused; the turns queued or running end first (each at its deadline at the latest;
+	 * `cancel` stops one sooner), which releases their leases; then the store follows opened on the
+	 * runtime stop, and the store closes when the runtime opened it (from `home` or `storeUrl`; a
+	 * store passed as `store` stays open, its owner closes it). Calling it again waits for the same.
+	 */
+	close(): Promise<void> {
+		this.closing ??= this.release();
+		return this.closing;
+	}
+
+	/** `await using sessions = await AgentSessions.open()` closes the runtime at the end of the scope. */
+	[Symbol.asyncDispose](): Promise<void> {
+		return this.close();
+	}
+
+	/**
+	 * Has close() close `resource` too (before the store). For what is opened on the runtime, such
+	 * as followStoreChanges.
+	 * @internal
+	 */
+	closeWith(resource: { close(): Promise<void> }): () => void {
+		this.closables.add(resource);
+		return () => this.closables.delete(resource);
+	}
+
+	private async release(): Promise<void> {
+		await this.queue.idle();
+		for (const resource of [...this.closables]) await resource.close().catch(() => undefined);
+		this.closables.clear();
+		if (this.ownsStore) await this.store.close?.();
+	}
+
+	private refuseIfClosed(): void {
+		if (this.closing === undefined) return;
+		throw new AgentSessionError(
+			"INVALID_ARGUMENT",
+			"@agent/session: this runtime is closed (close() was called); open another with AgentSessions.open() to go on",
+		);
 	}
 
 	/** Waits for every queued turn to finish. */

@@ -33,7 +33,7 @@ async function withEnv<T>(values: Record<string, string | undefined>, body: () =
 
 async function sessionCount(home: string): Promise<number> {
 	const runtime = await openRuntime(home);
-	return (await runtime.list({ includeArchived: true })).sessions.length;
+	return (await runtime.list({ archived: true })).sessions.length;
 }
 
 describe("a model that needs an API key", () => {
