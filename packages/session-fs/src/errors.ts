@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import {
 	AgentSessionError,
 	type LeaseHolder,
@@ -24,7 +25,11 @@ export function locked(
 	waitedMs: number,
 	cause?: unknown,
 ): SessionLockedError {
-	return prefixed(new SessionLockedError(sessionId, holder, waitedMs, cause === undefined ? undefined : { cause }));
+	// The lock file keeps the host name's first 80 characters (file-lock.ts).
+	const heldHere = holder?.pid === process.pid && [hostname(), hostname().slice(0, 80)].includes(holder.host);
+	return prefixed(
+		new SessionLockedError(sessionId, holder, waitedMs, { heldHere, ...(cause === undefined ? {} : { cause }) }),
+	);
 }
 
 /** The lease this writer held was taken over (it went stale): nothing more is written through it. */

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { AgentSessionError, type LeaseHolder, SessionLockedError, SessionNotFoundError } from "@agent/session-format";
 
 /** Every message this package raises starts with this, so a user can tell where it came from. */
@@ -13,7 +14,8 @@ export function notFound(sessionId: string): SessionNotFoundError {
 }
 
 export function locked(sessionId: string, holder: LeaseHolder | undefined, waitedMs: number): SessionLockedError {
-	return prefixed(new SessionLockedError(sessionId, holder, waitedMs));
+	const heldHere = holder?.pid === process.pid && holder.host === hostname();
+	return prefixed(new SessionLockedError(sessionId, holder, waitedMs, { heldHere }));
 }
 
 /** A lease used after its release, or whose connection (and with it the lock) was lost. */
