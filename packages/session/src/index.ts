@@ -47,5 +47,5 @@ export {
 } from "./store-url.js";
 export { THINKING_LEVELS } from "./thinking-levels.js";
 export { type ToolExecution, toolExecutions } from "./tool-log.js";
-export type { ToolExecutor, ToolOutcome } from "./tools.js";
+export type { RuntimeTools, Tool, ToolExecutor, ToolOutcome } from "./tools.js";
 export { TurnQueue } from "./turn-queue.js";

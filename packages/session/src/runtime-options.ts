@@ -2,7 +2,7 @@ import type { EphemeralMessage, SessionMetadata, SessionRecord, SessionStore } f
 import type { AgentConfig } from "./config.js";
 import type { SessionEvents } from "./events.js";
 import type { ResolvedModel } from "./model-names.js";
-import type { ToolExecutor } from "./tools.js";
+import type { RuntimeTools, ToolExecutor } from "./tools.js";
 
 export interface AgentSessionsOptions {
 	/** The store home (default $AGENT_HOME, else ~/.agent); ignored when `store` is given. */
@@ -16,7 +16,11 @@ export interface AgentSessionsOptions {
 	storeUrl?: string;
 	/** Configuration; default: `<home>/config.yaml`. */
 	config?: AgentConfig;
-	toolExecutor?: ToolExecutor;
+	/**
+	 * The tools of every turn: one executor for every session, or a function that picks one per
+	 * session (undefined: no tools for that session). A send's own `toolExecutor` comes first.
+	 */
+	toolExecutor?: RuntimeTools;
 	/** Context injected fresh on every model call and never persisted (memory recall, environment...). */
 	ephemeral?: (sessionId: string) => EphemeralMessage[] | Promise<EphemeralMessage[]>;
 	/**
@@ -40,6 +44,8 @@ export interface SendOptions {
 	/** "provider/model-id" or "demo"; default: the session's model, else the configured default. */
 	model?: string;
 	signal?: AbortSignal;
+	/** The tools of this turn, instead of the runtime's (AgentSessionsOptions.toolExecutor). */
+	toolExecutor?: ToolExecutor;
 	/** Ephemeral context for this turn only, added to the runtime's. */
 	ephemeral?: EphemeralMessage[];
 	/**

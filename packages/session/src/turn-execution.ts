@@ -12,6 +12,7 @@ import type { ResolvedModel } from "./model-names.js";
 import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import type { RuntimeCore, SendOptions, TurnResult } from "./runtime-options.js";
 import { runTurn } from "./turn.js";
+import { toolsForTurn } from "./tools.js";
 import type { TurnControls } from "./turn-controls.js";
 import { turnRecordInput } from "./turn-record.js";
 
@@ -81,7 +82,7 @@ export class TurnExecution {
 			}
 			const startedAt = new Date();
 			const records: SessionRecord[] = [];
-			const toolExecutor = this.core.options.toolExecutor;
+			const toolExecutor = toolsForTurn(this.core.options.toolExecutor, options.toolExecutor, sessionId);
 			try {
 				await runTurn(
 					{
