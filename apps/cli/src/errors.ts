@@ -36,6 +36,7 @@ const AGENT_ERROR_CODES: ReadonlySet<string> = new Set<AgentErrorCode>([
 	"MODEL_NOT_FOUND",
 	"MODEL_NOT_CONFIGURED",
 	"MODEL_FAILED",
+	"TIMED_OUT",
 	"ABORTED",
 ]);
 

@@ -16,6 +16,7 @@ export type AgentErrorCode =
 	| "MODEL_NOT_FOUND"
 	| "MODEL_NOT_CONFIGURED"
 	| "MODEL_FAILED"
+	| "TIMED_OUT"
 	| "ABORTED";
 
 export class AgentSessionError extends Error {

@@ -1,4 +1,5 @@
 import {
+	type CompleteFn,
 	estimateContextTokens,
 	oversizedBlockTokens,
 	shouldCompact,
@@ -14,8 +15,11 @@ import {
 	type SessionLease,
 	type SessionRecord,
 } from "@agent/session-format/reading";
+import { describeMs } from "./deadlines.js";
 import { toEventError } from "./events.js";
+import { callWithProgress } from "./model-call.js";
 import type { ResolvedModel } from "./model-names.js";
+import { loadPiAi } from "./pi-ai.js";
 import { previewCompaction } from "./plan-compaction.js";
 import type { CompactOptions, RuntimeCore } from "./runtime-options.js";
 
@@ -108,6 +112,7 @@ export class CompactionRuns {
 		try {
 			const input: RecordInput = await summarize(plan, {
 				model: model.model,
+				complete: this.completeWithProgress(),
 				onProgress: (progress) => {
 					if (progress.partIndex !== done.part) {
 						const previous = plan.parts[done.part];
@@ -140,6 +145,25 @@ export class CompactionRuns {
 			events.emit({ type: "compaction.failed", sessionId, trigger, error: toEventError(error) });
 			throw error;
 		}
+	}
+
+	/**
+	 * The summarizer's call, which must keep making progress (model_call_timeout_seconds): a call
+	 * that stalls ends as a provider error, which compaction retries like any other.
+	 */
+	private completeWithProgress(): CompleteFn {
+		const noProgressMs = this.core.modelCallTimeoutMs();
+		return async (model, context, options) => {
+			const { stream } = await loadPiAi();
+			const { reply, stalled } = await callWithProgress((signal) => stream(model, context, { ...options, signal }), {
+				model,
+				noProgressMs,
+				...(options?.signal ? { signal: options.signal } : {}),
+			});
+			if (!stalled) return reply;
+			const errorMessage = `the summarizer made no progress for ${describeMs(noProgressMs)} (model_call_timeout_seconds)`;
+			return { ...reply, stopReason: "error", errorMessage };
+		};
 	}
 
 	/** A manual compaction's summarizer: the given model, else compaction_model, else the session's. */

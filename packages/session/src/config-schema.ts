@@ -42,6 +42,10 @@ export const agentConfigSchema = lazySchema(() =>
 			durability: z.enum(["write", "fsync"]).optional(),
 			/** Name sessions with an LLM-written title instead of their first user message. */
 			llm_titles: z.boolean().optional(),
+			/** The longest a turn may run before it is stopped and recorded as timed_out (default 600). */
+			turn_timeout_seconds: z.number().positive().optional(),
+			/** The longest a model call may go without progress before the turn is stopped (default 120). */
+			model_call_timeout_seconds: z.number().positive().optional(),
 			/** The most tool-call rounds one turn may take. */
 			max_tool_steps: z.number().int().min(1).max(1000).optional(),
 			jobs: z.array(scheduledJobSchema).optional(),

@@ -1,6 +1,7 @@
 import { DEFAULT_PRUNE_MINIMUM_TOKENS } from "@agent/compaction";
 import { type CompactionSettings, compactionSettingsOf } from "@agent/session-format/reading";
 import type { AgentConfigFile, ScheduledJob } from "./config-schema.js";
+import { DEFAULT_MODEL_CALL_TIMEOUT_MS, DEFAULT_TURN_TIMEOUT_MS } from "./deadlines.js";
 
 /** The configuration the runtime uses, camelCased and with defaults applied. */
 export interface AgentConfig {
@@ -14,6 +15,10 @@ export interface AgentConfig {
 	store?: string;
 	llmTitles: boolean;
 	maxToolSteps: number;
+	/** turn_timeout_seconds, in ms (default 10 minutes). */
+	turnTimeoutMs: number;
+	/** model_call_timeout_seconds, in ms (default 2 minutes). */
+	modelCallTimeoutMs: number;
 	jobs: ScheduledJob[];
 	server: { token?: string; corsOrigins: string[]; bodyLimitBytes: number };
 }
@@ -28,6 +33,8 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 		durability: file.durability ?? "write",
 		llmTitles: file.llm_titles ?? false,
 		maxToolSteps: file.max_tool_steps ?? DEFAULT_MAX_TOOL_STEPS,
+		turnTimeoutMs: seconds(file.turn_timeout_seconds) ?? DEFAULT_TURN_TIMEOUT_MS,
+		modelCallTimeoutMs: seconds(file.model_call_timeout_seconds) ?? DEFAULT_MODEL_CALL_TIMEOUT_MS,
 		jobs: file.jobs ?? [],
 		server: {
 			corsOrigins: file.server?.cors_origins ?? [],
@@ -45,6 +52,10 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 		};
 	}
 	return config;
+}
+
+function seconds(value: number | undefined): number | undefined {
+	return value === undefined ? undefined : value * 1000;
 }
 
 /** The spec's compaction keys (the pruning keys are the runtime's own). */

@@ -1,5 +1,11 @@
 import { headOf } from "@agent/session-format/reading";
-import { type AssistantMessage, type Context, fauxAssistantMessage, fauxToolCall, type Tool } from "@mariozechner/pi-ai";
+import {
+	type AssistantMessage,
+	type Context,
+	fauxAssistantMessage,
+	fauxToolCall,
+	type Tool,
+} from "@mariozechner/pi-ai";
 
 /**
  * The demo model's tool use, so a team can try its ToolExecutor with no network: asked to do

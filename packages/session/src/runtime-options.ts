@@ -31,6 +31,18 @@ export interface AgentSessionsOptions {
 	/** How long a turn waits for another process's lease on the session, in ms (default 5 minutes). */
 	leaseWaitMs?: number;
 	/**
+	 * The longest a turn may run, in ms, before it is stopped (whatever it was waiting for: a model,
+	 * a tool, a retry) and recorded with the outcome `timed_out`; the session's next turn then runs.
+	 * Default: config.yaml's turn_timeout_seconds, else 10 minutes. Infinity: no deadline.
+	 */
+	turnTimeoutMs?: number;
+	/**
+	 * The longest a model call may go without progress (no first event, or none since the last),
+	 * in ms, before it is stopped: the turn then ends as `timed_out` (a summarizer's call is retried
+	 * as compaction retries). Default: model_call_timeout_seconds, else 2 minutes.
+	 */
+	modelCallTimeoutMs?: number;
+	/**
 	 * The longest record (line) the file store reads and writes (its maxLineBytes; default 256 MiB).
 	 * A server sets less, so that one giant line in a log cannot stall it: such a line is reported
 	 * and skipped instead of decoded.
@@ -131,6 +143,9 @@ export interface RuntimeCore {
 	defaultModel(): string;
 	/** How long a turn waits for another process's lease on the session, in ms. */
 	leaseWaitMs(): number;
+	/** The deadlines in force (options, else config.yaml, else the defaults), in ms. */
+	turnTimeoutMs(): number;
+	modelCallTimeoutMs(): number;
 	/** Tells `session.updated` (a store operation other than append wrote a deferred session out). */
 	updated(metadata: SessionMetadata): SessionMetadata;
 }

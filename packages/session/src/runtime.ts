@@ -76,6 +76,8 @@ export class AgentSessions {
 			resolve: (name) => models.resolve(name),
 			defaultModel: () => this.defaultModel(),
 			leaseWaitMs: () => options.leaseWaitMs ?? 5 * 60_000,
+			turnTimeoutMs: () => options.turnTimeoutMs ?? config.turnTimeoutMs,
+			modelCallTimeoutMs: () => options.modelCallTimeoutMs ?? config.modelCallTimeoutMs,
 			updated: (metadata) => this.updated(metadata),
 		};
 		this.intake = new TurnIntake(this.core, models, this.queue, this.controls, () => this.machinery());

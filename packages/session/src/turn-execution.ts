@@ -1,18 +1,20 @@
 import {
 	AgentSessionError,
 	type ContentBlock,
+	isAgentSessionError,
 	type SessionLease,
 	type SessionRecord,
 } from "@agent/session-format/reading";
 import { recordLostTurns } from "./accepted-turns.js";
 import type { CompactionRuns } from "./compaction-runs.js";
+import { TurnDeadline } from "./deadlines.js";
 import { DeferredLease } from "./deferred-lease.js";
 import { toEventError } from "./events.js";
 import type { ResolvedModel } from "./model-names.js";
 import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import type { RuntimeCore, SendOptions, TurnResult } from "./runtime-options.js";
-import { runTurn } from "./turn.js";
 import { toolsForTurn } from "./tools.js";
+import { runTurn } from "./turn.js";
 import type { TurnControls } from "./turn-controls.js";
 import { turnRecordInput } from "./turn-record.js";
 
@@ -54,6 +56,9 @@ export class TurnExecution {
 		const { store, events, config } = this.core;
 		this.controls.started(turnId);
 		events.emit({ type: "turn.started", sessionId, turnId });
+		// From here the turn has turnTimeoutMs: what it waits for then is stopped, and it ends as timed_out.
+		const deadline = new TurnDeadline(this.core.turnTimeoutMs());
+		const signal = deadline.join(options.signal);
 		try {
 			// Cancelled while it waited in the queue: it never starts, and nothing is written.
 			if (options.signal?.aborted) {
@@ -65,7 +70,7 @@ export class TurnExecution {
 			// Before anything is written: a model that cannot run (unknown, no API key) fails the turn here.
 			const model = await this.core.resolve(options.model ?? (metadata.model || this.core.defaultModel()));
 			const ephemeral = [...((await this.core.options.ephemeral?.(sessionId)) ?? []), ...(options.ephemeral ?? [])];
-			const leaseOptions = { waitMs: this.core.leaseWaitMs(), ...(options.signal ? { signal: options.signal } : {}) };
+			const leaseOptions = { waitMs: this.core.leaseWaitMs(), signal };
 			// A deferred session not yet written takes no lease (that would write it out) until its first reply.
 			const deferred = this.core.unwritten.has(sessionId)
 				? new DeferredLease(store, sessionId, leaseOptions, (written) =>
@@ -92,6 +97,7 @@ export class TurnExecution {
 						...(toolExecutor ? { toolExecutor } : {}),
 						...(config.pruneToolOutputs ? { pruneToolOutputs: config.pruneToolOutputs } : {}),
 						reserveTokens: config.compaction.reserveTokens,
+						modelCallTimeoutMs: this.core.modelCallTimeoutMs(),
 						compactIfNeeded: (held, turnModel, trigger, signal, opened) =>
 							this.compactions.auto(held, turnModel, trigger, signal, opened),
 						onAppended: (record) => records.push(record),
@@ -104,14 +110,15 @@ export class TurnExecution {
 						model,
 						ephemeral,
 						keepFailedReply: () => deferred === undefined || deferred.written,
-						...(options.signal ? { signal: options.signal } : {}),
+						signal,
 						...(options.thinkingLevel !== undefined ? { thinkingLevel: options.thinkingLevel } : {}),
 						...(options.parentSeq !== undefined ? { parentSeq: options.parentSeq } : {}),
 					},
 				);
-				if (!metadata.name) await this.nameSession(lease, content, model);
+				if (!metadata.name) await this.nameSession(lease, content, model, signal);
 				await this.recordTurn(lease, { turnId, startedAt, model: model.name, records });
-			} catch (error) {
+			} catch (caught) {
+				const error = deadline.fired ? deadline.timedOut(caught) : caught;
 				if (deferred && !deferred.written) await this.discardUnwritten(sessionId);
 				else await this.recordTurn(lease, { turnId, startedAt, model: model.name, records, error }).catch(() => {});
 				throw error;
@@ -122,9 +129,12 @@ export class TurnExecution {
 			const result = { turnId, sessionId, records };
 			events.emit({ type: "turn.completed", sessionId, turnId, records });
 			return result;
-		} catch (error) {
+		} catch (caught) {
+			const error = deadline.fired && !isAgentSessionError(caught, "TIMED_OUT") ? deadline.timedOut(caught) : caught;
 			events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
 			throw error;
+		} finally {
+			deadline.clear();
 		}
 	}
 
@@ -146,8 +156,14 @@ export class TurnExecution {
 		this.core.events.emit({ type: "session.deleted", sessionId });
 	}
 
-	private async nameSession(lease: SessionLease, content: ContentBlock[], model: ResolvedModel): Promise<void> {
-		const name = this.core.config.llmTitles ? await titleFromModel(model, content) : nameFromFirstMessage(content);
+	private async nameSession(
+		lease: SessionLease,
+		content: ContentBlock[],
+		model: ResolvedModel,
+		signal: AbortSignal,
+	): Promise<void> {
+		const titled = this.core.config.llmTitles;
+		const name = titled ? await titleFromModel(model, content, signal) : nameFromFirstMessage(content);
 		if (!name) return;
 		const result = await lease.append([{ recordType: "session_info", name }]);
 		this.core.updated(result.metadata);

@@ -42,6 +42,7 @@ export function turnRecordInput(turn: {
 
 function outcomeOf(error: unknown): TurnOutcome {
 	if (error === undefined) return "completed";
+	if (isAgentSessionError(error, "TIMED_OUT")) return "timed_out";
 	return isAgentSessionError(error, "ABORTED") ? "cancelled" : "failed";
 }
 

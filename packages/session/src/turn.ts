@@ -14,7 +14,9 @@ import {
 } from "@agent/session-format/reading";
 import type { AssistantMessage, ThinkingLevel } from "@mariozechner/pi-ai";
 import { checkParentSeq } from "./continue-from.js";
+import { describeMs } from "./deadlines.js";
 import type { SessionEvents } from "./events.js";
+import { callWithProgress } from "./model-call.js";
 import type { ResolvedModel } from "./model-names.js";
 import { loadPiAi } from "./pi-ai.js";
 import { prunedContext } from "./pruned-context.js";
@@ -33,6 +35,8 @@ export interface TurnEnvironment {
 	pruneToolOutputs?: { protectTokens: number; minimumTokens: number };
 	/** compaction.reserve_tokens: with the model's window, how big one block may be before it is cut (oversizedBlockTokens). */
 	reserveTokens: number;
+	/** How long a model call may go without progress before it is stopped (model_call_timeout_seconds). */
+	modelCallTimeoutMs: number;
 	/**
 	 * Compacts the session under the held lease when the trigger says so (for "threshold", judged
 	 * on `opened`, the session as just resumed); returns the compaction record if it did.
@@ -111,7 +115,7 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 			env.onAppended?.(threshold);
 			opened = await env.store.open(input.sessionId, { ephemeral: input.ephemeral });
 		}
-		const reply = await callModel(env, input, opened);
+		const { reply, stalled } = await callModel(env, input, opened);
 		if (reply.stopReason === "error" && isContextOverflow(reply, input.model.model.contextWindow) && !overflowRetried) {
 			overflowRetried = true;
 			const compacted = await env.compactIfNeeded(lease, input.model, "overflow", input.signal);
@@ -125,6 +129,12 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 		const failed = reply.stopReason === "aborted" || reply.stopReason === "error";
 		const kept = !failed || input.keepFailedReply();
 		if (kept) await append([assistantRecordInput(reply)]);
+		if (stalled) {
+			throw new AgentSessionError(
+				"TIMED_OUT",
+				`@agent/session: the model ${input.model.name} made no progress for ${describeMs(env.modelCallTimeoutMs)} (model_call_timeout_seconds) and the turn was stopped; send again to retry`,
+			);
+		}
 		if (reply.stopReason === "aborted") throw new AgentSessionError("ABORTED", "@agent/session: the turn was aborted");
 		if (reply.stopReason === "error") {
 			const after = kept
@@ -165,7 +175,11 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	);
 }
 
-async function callModel(env: TurnEnvironment, input: TurnInput, opened: OpenedSession): Promise<AssistantMessage> {
+async function callModel(
+	env: TurnEnvironment,
+	input: TurnInput,
+	opened: OpenedSession,
+): Promise<{ reply: AssistantMessage; stalled: boolean }> {
 	const { model, apiKey } = input.model;
 	const maxBlockTokens = oversizedBlockTokens(model.contextWindow, env.reserveTokens);
 	const modelContext = prunedContext(opened, env.pruneToolOutputs, maxBlockTokens);
@@ -174,33 +188,32 @@ async function callModel(env: TurnEnvironment, input: TurnInput, opened: OpenedS
 		...(modelContext.systemPrompt ? { systemPrompt: modelContext.systemPrompt } : {}),
 		...(env.toolExecutor ? { tools: env.toolExecutor.tools } : {}),
 	};
-	const options = {
-		sessionId: input.sessionId,
-		...(apiKey ? { apiKey } : {}),
-		...(input.signal ? { signal: input.signal } : {}),
-	};
 	// The path's thinking level becomes pi-ai's reasoning option, which maps it onto each provider's own.
 	const level = modelContext.thinkingLevel;
+	const reasoning = level !== undefined && level !== "off" && THINKING_LEVELS.includes(level);
 	const { stream, streamSimple } = await loadPiAi();
-	let events: ReturnType<typeof stream>;
-	try {
-		events =
-			level !== undefined && level !== "off" && THINKING_LEVELS.includes(level)
+	const start = (signal: AbortSignal) => {
+		const options = { sessionId: input.sessionId, signal, ...(apiKey ? { apiKey } : {}) };
+		try {
+			return reasoning
 				? streamSimple(model, context, { ...options, reasoning: level as ThinkingLevel })
 				: stream(model, context, options);
-	} catch (error) {
-		const message = (error as Error).message;
-		const twoCopies = explainMissingProvider(message, "@agent/session");
-		throw new AgentSessionError(
-			"MODEL_FAILED",
-			`@agent/session: the model ${input.model.name} cannot be called: ${twoCopies ?? message}`,
-			{
-				cause: error,
-			},
-		);
-	}
-	for await (const event of events) {
-		if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "toolcall_delta") {
+		} catch (error) {
+			const message = (error as Error).message;
+			const twoCopies = explainMissingProvider(message, "@agent/session");
+			throw new AgentSessionError(
+				"MODEL_FAILED",
+				`@agent/session: the model ${input.model.name} cannot be called: ${twoCopies ?? message}`,
+				{ cause: error },
+			);
+		}
+	};
+	return callWithProgress(start, {
+		model,
+		noProgressMs: env.modelCallTimeoutMs,
+		...(input.signal ? { signal: input.signal } : {}),
+		onEvent: (event) => {
+			if (event.type !== "text_delta" && event.type !== "thinking_delta" && event.type !== "toolcall_delta") return;
 			const kind = event.type === "text_delta" ? "text" : event.type === "thinking_delta" ? "thinking" : "toolCall";
 			env.events.emit({
 				type: "turn.delta",
@@ -209,9 +222,8 @@ async function callModel(env: TurnEnvironment, input: TurnInput, opened: OpenedS
 				kind,
 				delta: event.delta,
 			});
-		}
-	}
-	return events.result();
+		},
+	});
 }
 
 /** The parent the turn's first record must name to continue from `parentSeq`; undefined when that is the active leaf already. */

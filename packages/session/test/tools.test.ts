@@ -46,7 +46,11 @@ describe("the demo model and tools", () => {
 		const [, call, result, answer] = messages;
 		expect(call?.content).toMatchObject([{ type: "toolCall", name: "read", arguments: { path: "package.json" } }]);
 		expect(call).toMatchObject({ stopReason: "toolUse" });
-		expect(result).toMatchObject({ toolName: "read", isError: false, content: [{ text: '{ "name": "offline-demo" }\n' }] });
+		expect(result).toMatchObject({
+			toolName: "read",
+			isError: false,
+			content: [{ text: '{ "name": "offline-demo" }\n' }],
+		});
 		expect(answer?.content).toMatchObject([{ type: "text", text: expect.stringContaining("offline-demo") }]);
 		expect((await runtime.toolLog(session.id)).map((execution) => execution.outcome)).toEqual(["ok"]);
 	});
