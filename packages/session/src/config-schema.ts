@@ -61,5 +61,5 @@ export const agentConfigSchema = lazySchema(() =>
 		.strict(),
 );
 
-export type ScheduledJob = z.infer<typeof scheduledJobSchema>;
-export type AgentConfigFile = z.infer<typeof agentConfigSchema>;
+export interface ScheduledJob extends z.infer<typeof scheduledJobSchema> {}
+export interface AgentConfigFile extends z.infer<typeof agentConfigSchema> {}

@@ -1,5 +1,5 @@
 // The API reference in docs/api is generated from the sources with TypeDoc (`pnpm docs:api`).
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,6 +10,11 @@ import { publishedPackages } from "../src/workspace.js";
 const out = mkdtempSync(join(tmpdir(), "agent-api-docs-"));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
+/** The Markdown files under `dir`, relative to it. */
+function markdownFiles(dir: string): string[] {
+	return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".md"));
+}
+
 describe("the API reference", () => {
 	// TypeDoc converts every published package (about a minute of CPU for eleven): on a shared
 	// two-core machine under load that is more than the default two minutes of wall time.
@@ -19,6 +24,14 @@ describe("the API reference", () => {
 		// TypeDoc prints "Found N errors and M warnings" only when there are some: none is allowed.
 		expect(output(result)).not.toMatch(/\[(error|warning)\]|Found \d+ errors/);
 		for (const pkg of publishedPackages()) expect(existsSync(join(out, `${pkg.name}.md`)), pkg.name).toBe(true);
+		// Types are named (typedoc-plugin.mjs shortens what TypeScript would spell out): a line over
+		// 300 characters is an inferred type written inline, which nobody can read.
+		const long = markdownFiles(out).flatMap((file) =>
+			readFileSync(join(out, file), "utf8")
+				.split("\n")
+				.flatMap((line, index) => (line.length > 300 ? [`${file}:${index + 1} (${line.length} characters)`] : [])),
+		);
+		expect(long, "lines over 300 characters").toEqual([]);
 		expect(existsSync(join(API_DOCS, "README.md")), "docs/api is committed").toBe(true);
 		// Not a failure here: engineers share a working tree, so a fresh reference may include work
 		// not committed yet. `pnpm release` refuses a stale docs/api.

@@ -119,6 +119,14 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))("%s", (name, pkg)
 		for (const target of targets) expect(files, `${target} is packed`).toContain(target?.replace(/^\.\//, ""));
 	});
 
+	it("ships no file that points to a source map (none is published)", () => {
+		const shipped = (packed.get(name)?.files ?? []).filter((file) => /\.(c|m)?(js|ts)$/.test(file));
+		const pointing = shipped.filter((file) =>
+			/\/\/# sourceMappingURL=/.test(readFileSync(join(pkg.dir, file), "utf8")),
+		);
+		expect(pointing, "files with a sourceMappingURL").toEqual([]);
+	});
+
 	it("declares in dependencies exactly the packages its shipped files import", () => {
 		// The web page's bundle (dist/web) runs in a browser and imports nothing; its minified
 		// grammars (keyword lists such as "import","indirect") would read as imports.
