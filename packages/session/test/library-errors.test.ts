@@ -4,8 +4,9 @@ import type { SessionStore } from "@agent/session-format";
 import { createFileStore } from "@agent/session-fs";
 import { openPgStore } from "@agent/session-pg";
 import { createTestDatabase, findTestPostgres, type TestDatabase } from "@agent/session-pg/testing";
+import { fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fauxModel, openRuntime, tempHome } from "./helpers.js";
+import { openRuntime, tempHome } from "./helpers.js";
 
 const server = await findTestPostgres();
 const note = { recordType: "message" as const, role: "user" as const, content: [{ type: "text" as const, text: "x" }] };
@@ -42,23 +43,34 @@ describe("SESSION_LOCKED by this very process", () => {
 	});
 
 	it("while a turn of the runtime holds the lease, an append by the program says so too", async () => {
-		let started: () => void = () => {};
-		const streaming = new Promise<void>((resolve) => {
-			started = resolve;
+		// The model answers only once the test has tried its append: the turn holds the lease meanwhile.
+		let asked: () => void = () => {};
+		const modelCalled = new Promise<void>((resolve) => {
+			asked = resolve;
 		});
-		const chat = fauxModel({ tokensPerSecond: 1 });
-		const runtime = await openRuntime(await tempHome(), { resolveModel: chat.resolveModel });
-		const session = await runtime.create({ model: "faux/faux-small" });
-		runtime.subscribe((event) => {
-			if (event.type === "turn.delta") started();
+		let answer: () => void = () => {};
+		const answered = new Promise<void>((resolve) => {
+			answer = resolve;
 		});
-		const turn = runtime.send(session.id, "slow");
-		await streaming;
+		const faux = registerFauxProvider({ provider: "gated", models: [{ id: "m" }] });
+		faux.setResponses([
+			async () => {
+				asked();
+				await answered;
+				return fauxAssistantMessage("done");
+			},
+		]);
+		const model = faux.getModel();
+		const runtime = await openRuntime(await tempHome(), { resolveModel: (name) => ({ name, model }) });
+		const session = await runtime.create({ model: "gated/m" });
+		const turn = runtime.send(session.id, "hold it");
+		await modelCalled;
 		const error = await appendError(runtime.store, session.id);
+		answer();
+		await turn;
+		expect(error).toMatchObject({ code: "SESSION_LOCKED" });
 		expect(error.message).toContain("a running turn of the runtime holds it");
-		runtime.cancel(session.id);
-		await turn.catch(() => undefined);
-		chat.faux.unregister();
+		faux.unregister();
 	});
 });
 
