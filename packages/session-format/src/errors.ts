@@ -100,7 +100,7 @@ export class SessionLockedError extends AgentSessionError {
 		const waited = `waited ${Math.round(waitedMs)} ms`;
 		const message =
 			holder && options?.heldHere
-				? `session ${sessionId} is being written under a lease this process holds (taken ${holder.since}); ${waited}. ` +
+				? `session ${sessionId} is being written under a lease this process holds (process ${holder.pid} on ${holder.host}, since ${holder.since}); ${waited}. ` +
 					"A write outside that lease waits for it like any other writer's: append through the lease (SessionLease.append), " +
 					"or after it is released (a running turn of the runtime holds it until the turn ends)"
 				: `session ${sessionId} is being written by ${holder ? `process ${holder.pid} on ${holder.host} (since ${holder.since})` : "another process"}; ${waited}. ` +

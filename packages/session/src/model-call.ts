@@ -1,3 +1,4 @@
+import { toPiMessage } from "@agent/session-format/pi";
 import type { Api, AssistantMessage, AssistantMessageEvent, Model } from "@mariozechner/pi-ai";
 import { startTimer } from "./deadlines.js";
 
@@ -62,22 +63,11 @@ export async function callWithProgress(
 }
 
 function abandonedReply(model: Model<Api>): AssistantMessage {
-	return {
-		role: "assistant",
-		content: [],
-		api: model.api,
-		provider: model.provider,
-		model: model.id,
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
-		stopReason: "aborted",
-		errorMessage: `the provider did not end the call within ${ABORT_GRACE_MS / 1000} s of its abort`,
-		timestamp: Date.now(),
-	};
+	const errorMessage = `the provider did not end the call within ${ABORT_GRACE_MS / 1000} s of its abort`;
+	const defaults = { api: model.api, provider: model.provider, id: model.id };
+	const reply = toPiMessage(
+		{ role: "assistant", origin: "message", content: [], stopReason: "aborted", errorMessage },
+		defaults,
+	);
+	return reply as AssistantMessage;
 }

@@ -3,7 +3,13 @@
 // never answers it (or answers a little, then stalls), so what is stopped is a real request.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Api, Model } from "@mariozechner/pi-ai";
+import {
+	type Api,
+	createAssistantMessageEventStream,
+	type Model,
+	registerApiProvider,
+	unregisterApiProviders,
+} from "@mariozechner/pi-ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResolvedModel } from "../src/index.js";
 import { resolveModel as resolveByName } from "../src/models.js";
@@ -116,6 +122,34 @@ describe("deadlines", () => {
 		await expect(runtime.send(session.id, "tell me")).rejects.toMatchObject({ code: "TIMED_OUT" });
 		expect(deltas.join("")).toBe("Partial answer");
 		expect((await runtime.turns(session.id)).map((turn) => turn.outcome)).toEqual(["timed_out"]);
+	});
+
+	it("a provider that ignores the abort is given up on: the turn still ends, timed_out", async () => {
+		// A provider whose stream never ends, not even when its signal aborts.
+		registerApiProvider(
+			{
+				api: "never-ends",
+				stream: () => createAssistantMessageEventStream(),
+				streamSimple: () => createAssistantMessageEventStream(),
+			},
+			"deadlines-test",
+		);
+		const model: Model<Api> = {
+			...(hangingModel("/unused")("local-hang/hang").model as Model<Api>),
+			api: "never-ends",
+		};
+		const runtime = await openRuntime(await tempHome(), {
+			resolveModel: (name) => (name === "local/never" ? { name, model, apiKey: "k" } : resolveByName(name)),
+			modelCallTimeoutMs: 300,
+		});
+		const session = await runtime.create({ model: "local/never" });
+		await expect(runtime.send(session.id, "anyone?")).rejects.toMatchObject({ code: "TIMED_OUT" });
+		const opened = await runtime.open(session.id);
+		expect(opened.context.messages[1]).toMatchObject({
+			stopReason: "aborted",
+			errorMessage: expect.stringContaining("did not end the call"),
+		});
+		unregisterApiProviders("deadlines-test");
 	});
 
 	it("a summarizer call with no progress is stopped too, and retried as compaction retries a provider error", async () => {

@@ -1,6 +1,7 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
+import { offlineEnv, type RunResult, run } from "./exec.js";
 import { packageOf } from "./imports.js";
 import { markedBlock } from "./readme.js";
 import { publishedPackages, ROOT } from "./workspace.js";
@@ -96,4 +97,17 @@ export function asCommonJs(code: string): string {
 			loads.push(`\n\tconst { ${values.join(", ")} } = await import(${JSON.stringify(specifier)});`);
 	}
 	return `${imports.join("")}\n\nasync function main(): Promise<void> {${loads.join("")}${body.join("")}\n}\n\nmain().catch((error: unknown) => {\n\tconsole.error(error);\n\tprocess.exitCode = 1;\n});\n`;
+}
+
+/**
+ * Runs a README program in a consumer project as the README shows it, offline: transpiled to the
+ * project's module format (CommonJS: through asCommonJs), with a home of its own and the
+ * project as TMPDIR (the temporary homes the examples make go away with it).
+ */
+export function runProgram(project: string, program: ReadmeProgram, format: "esm" | "cjs"): Promise<RunResult> {
+	const script = join(project, `readme-${program.id}.${format === "esm" ? "mjs" : "cjs"}`);
+	writeFileSync(script, transpile(format === "esm" ? program.code : asCommonJs(program.code), format));
+	const home = join(project, "homes", program.id);
+	mkdirSync(home, { recursive: true });
+	return run(process.execPath, [script], { cwd: project, env: offlineEnv({ AGENT_HOME: home, TMPDIR: project }) });
 }

@@ -4,8 +4,8 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { asCommonJs, readmePrograms, transpile } from "../src/examples.js";
-import { offlineEnv, output, run } from "../src/exec.js";
+import { asCommonJs, readmePrograms, runProgram } from "../src/examples.js";
+import { output } from "../src/exec.js";
 import { installedPackages, npmProject, strictTypecheck, TYPES_NODE } from "../src/npm-project.js";
 import type { PackedPackage } from "../src/pack.js";
 import { publishedPackages } from "../src/workspace.js";
@@ -66,15 +66,8 @@ describe("the runtime for the file store, in a CommonJS project", () => {
 
 	it.each(programs.map((program) => [program.id, program] as const))(
 		"%s runs as CommonJS and prints what the README shows",
-		async (id, program) => {
-			const script = join(project, `readme-${id}.cjs`);
-			writeFileSync(script, transpile(asCommonJs(program.code), "cjs"));
-			const home = join(project, "homes", id);
-			mkdirSync(home, { recursive: true });
-			const result = await run(process.execPath, [script], {
-				cwd: project,
-				env: offlineEnv({ AGENT_HOME: home, TMPDIR: project }),
-			});
+		async (_id, program) => {
+			const result = await runProgram(project, program, "cjs");
 			expect(result.code, output(result)).toBe(0);
 			if (program.output !== undefined) expect(result.stdout).toBe(program.output);
 		},

@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { readmePrograms, transpile } from "../src/examples.js";
-import { mustRun, offlineEnv, output, run, userEnv } from "../src/exec.js";
+import { readmePrograms, runProgram } from "../src/examples.js";
+import { mustRun, output, run, userEnv } from "../src/exec.js";
 import { npmProject, strictTypecheck, TYPES_NODE } from "../src/npm-project.js";
 import { publishedPackages, ROOT, readManifest, toolBin } from "../src/workspace.js";
 
@@ -190,16 +190,8 @@ describe("the README programs, from the install", () => {
 
 	it.each(programs.map((program) => [program.id, program] as const))(
 		"%s runs offline and prints what the README shows",
-		async (id, program) => {
-			const script = join(project, `readme-${id}.mjs`);
-			writeFileSync(script, transpile(program.code, "esm"));
-			// TMPDIR: the temporary homes the examples make go away with the project.
-			const homeOf = join(project, "homes", id);
-			mkdirSync(homeOf, { recursive: true });
-			const result = await run(process.execPath, [script], {
-				cwd: project,
-				env: offlineEnv({ AGENT_HOME: homeOf, TMPDIR: project }),
-			});
+		async (_id, program) => {
+			const result = await runProgram(project, program, "esm");
 			expect(result.code, output(result)).toBe(0);
 			if (program.output !== undefined) expect(result.stdout).toBe(program.output);
 		},
