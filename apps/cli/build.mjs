@@ -11,6 +11,7 @@
  * on a 17 ms `node -e 0`. Node >= 22 also keeps its compiled code (module.enableCompileCache).
  */
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { rolldown } from "rolldown";
@@ -25,13 +26,20 @@ import {
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.join(here, "dist", "cli");
 const { version } = JSON.parse(fs.readFileSync(path.join(here, "package.json"), "utf8"));
+// @agent/session-pg records its version beside the schema steps it applies (schema-version.ts).
+const pgVersion = createRequire(import.meta.url)("@agent/session-pg/package.json").version;
 
 fs.rmSync(out, { recursive: true, force: true });
 const bundle = await rolldown({
 	input: { "agent-sessions": path.join(here, "dist", "bin.js") },
 	platform: "node",
 	external: [/^@agent\/interop(\/|$)/],
-	transform: { define: { __AGENT_SESSIONS_VERSION__: JSON.stringify(version) } },
+	transform: {
+		define: {
+			__AGENT_SESSIONS_VERSION__: JSON.stringify(version),
+			__AGENT_SESSION_PG_VERSION__: JSON.stringify(pgVersion),
+		},
+	},
 	plugins: [
 		englishOnlyZodLocales,
 		commanderSpawnOnUse,

@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
-import type { AgentSessions } from "@agent/session";
+import type { AgentSessions, StoreLocation } from "@agent/session";
 import type { SessionStore } from "@agent/session-format/reading";
+import type { Command } from "commander";
 import { Output } from "./io/output.js";
 
 type OutStream = Writable & { isTTY?: boolean };
@@ -16,6 +17,7 @@ export class CliContext {
 	private reader: Promise<SessionStore> | undefined;
 	private homeOption: string | undefined;
 	private storeOption: string | undefined;
+	private buildWholeProgram: (() => Promise<Command>) | undefined;
 
 	constructor(
 		readonly io: {
@@ -44,6 +46,23 @@ export class CliContext {
 	}
 
 	/**
+	 * Set by buildProgram: how to build the program with every command loaded. The context is
+	 * handed the builder rather than importing program.ts, which imports the commands that take
+	 * the context.
+	 */
+	setProgramBuilder(build: () => Promise<Command>): void {
+		this.buildWholeProgram = build;
+	}
+
+	/** The program with every command loaded (what `completion` reads the options from). */
+	wholeProgram(): Promise<Command> {
+		if (this.buildWholeProgram === undefined) {
+			throw new Error("agent-sessions: no program yet; build one with buildProgram(ctx) before running a command");
+		}
+		return this.buildWholeProgram();
+	}
+
+	/**
 	 * The runtime over the store at --store, else AGENT_STORE / config.yaml's store:, else the
 	 * file store at --home, else $AGENT_HOME, else ~/.agent (reads
 	 * config.yaml once). Loaded on first use, so help and usage errors come back at once.
@@ -64,6 +83,21 @@ export class CliContext {
 	}
 
 	/**
+	 * Where the store is, chosen as the runtime chooses it (--store, AGENT_STORE, config.yaml's
+	 * store:, the home), without opening it: for commands that work on the files or the database
+	 * themselves (backup).
+	 */
+	async storeLocation(): Promise<StoreLocation> {
+		const [{ chooseStoreLocation, loadConfig }, { resolveHome }] = await Promise.all([
+			import("@agent/session"),
+			import("@agent/session-fs"),
+		]);
+		const home = resolveHome(this.homeOption);
+		const config = await loadConfig(home);
+		return chooseStoreLocation(this.storeOption, config.store, { dir: home, explicit: this.homeOption !== undefined });
+	}
+
+	/**
 	 * The file store for commands that only read: opened without config.yaml or the LLM stack,
 	 * which reading needs neither of (what makes `list`, `show` or `tail` start fast).
 	 */
@@ -72,8 +106,8 @@ export class CliContext {
 			this.runtime?.then((runtime) => runtime.store) ??
 			import("@agent/session-fs").then(async ({ createFileStore, resolveHome }) => {
 				const home = resolveHome(this.homeOption);
-				// Another store (--store, AGENT_STORE, config.yaml's store:) is chosen by the runtime.
-				if (this.storeOption !== undefined || this.mayChooseAnotherStore(home)) return this.store();
+				// Another store (--store, AGENT_STORE, config.yaml's store:) is opened by the runtime.
+				if (this.storeOption !== undefined || (await this.mayChooseAnotherStore(home))) return this.store();
 				return createFileStore({ home });
 			});
 		return this.reader;
@@ -81,19 +115,14 @@ export class CliContext {
 
 	/**
 	 * Whether the store selection might not be the file store at `home`: AGENT_STORE (unless --home
-	 * was given), or a config.yaml that names a `store:`. The file is only searched for the key
-	 * here, without the YAML parser: parsing it is the runtime's job and costs the start-up time
-	 * read-only commands save.
+	 * was given), or a config.yaml that names a `store:`. The runtime then chooses
+	 * (chooseStoreLocation); a read command parses config.yaml only when there is one.
 	 */
-	private mayChooseAnotherStore(home: string): boolean {
+	private async mayChooseAnotherStore(home: string): Promise<boolean> {
 		if (this.homeOption === undefined && this.io.env.AGENT_STORE) return true;
-		let config = "";
-		try {
-			config = readFileSync(join(home, "config.yaml"), "utf8");
-		} catch {
-			// no config.yaml (or none readable): the runtime reports an unreadable one when it opens
-		}
-		return /^store\s*:/m.test(config);
+		if (!existsSync(join(home, "config.yaml"))) return false;
+		const { configNamesStore } = await import("./store-choice.js");
+		return configNamesStore(home);
 	}
 
 	/** The session an id argument names: a whole id, or a unique prefix of one (see session-ids.ts). */

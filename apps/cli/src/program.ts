@@ -10,6 +10,7 @@ import { CLI_VERSION } from "./version.js";
  * every command is.
  */
 export async function buildProgram(ctx: CliContext, args?: readonly string[]): Promise<Command> {
+	ctx.setProgramBuilder(() => buildProgram(ctx));
 	const program = new Command("agent-sessions")
 		.description("Inspect, repair and drive agent sessions stored as append-only JSONL logs.")
 		.version(CLI_VERSION, "-V, --version")

@@ -1,7 +1,9 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { SessionMetadata } from "@agent/session-format";
-import { createTestDatabase, findTestPostgres, type TestDatabase } from "@agent/session-pg/testing";
+import { createTestDatabase, findTestPostgres, lockTable, type TestDatabase } from "@agent/session-pg/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assistantBody, cleanEnv, jsonl, runCli, tempHome, userBody } from "./cli-harness.js";
+import { assistantBody, cleanEnv, cliAt, jsonl, runCli, startCli, tempHome, userBody } from "./cli-harness.js";
 
 const server = await findTestPostgres();
 
@@ -43,6 +45,26 @@ describe.skipIf(server === undefined)("--store and AGENT_STORE pick the store", 
 		const session = listed.find((entry) => entry.id === id);
 		expect(session?.messageCount).toBe(2);
 		expect(session?.firstMessage).toBe(`${"a".repeat(118)}…`);
+	});
+
+	it("search over PostgreSQL interrupted with Ctrl+C stops its statement there, then exits (issue 29, case 2)", async () => {
+		const id = (await ok(["--store", database.url, "create", "--name", "searched"])).trim();
+		await ok(["--store", database.url, "append", id], { input: jsonl(userBody("alpha bravo")) });
+		// The records table held locked: the search's statement waits in PostgreSQL, however fast the machine.
+		const lock = await lockTable(database.url, "agent_records");
+		const searchStatement = "record_type = 'message'";
+		try {
+			const search = startCli(["--store", database.url, "search", "alpha"]);
+			await expect.poll(() => lock.waiting(searchStatement), { timeout: 20_000 }).toBe(1);
+			search.child.kill("SIGINT");
+			const result = await search.done;
+			expect(result.code).not.toBe(0);
+			expect(result.stderr).toMatch(/cancelled/);
+			// Gone while the lock is still held: cancelled, not left to run out its statement_timeout.
+			await expect.poll(() => lock.waiting(searchStatement), { timeout: 5_000 }).toBe(0);
+		} finally {
+			await lock.release();
+		}
 	});
 
 	it("--store with a directory or file:// URL is the file store there", async () => {
@@ -121,5 +143,42 @@ describe.skipIf(server === undefined)("--store and AGENT_STORE pick the store", 
 		const result = await runCli(["--store", "mysql://x/y", "list"]);
 		expect(result.code).not.toBe(0);
 		expect(result.stderr).toContain("postgres://");
+	});
+});
+
+describe("config.yaml's store:, read as the runtime reads it", () => {
+	/** The ids `list` shows from a home with this config.yaml. */
+	async function listedWith(home: ReturnType<typeof cliAt>, config: string): Promise<string[]> {
+		fs.writeFileSync(path.join(home.home, "config.yaml"), config);
+		return (await home.json<SessionMetadata[]>(["list"])).map((session) => session.id);
+	}
+
+	it("a read command opens the store config.yaml names, however the YAML spells the key", async () => {
+		const home = cliAt(await tempHome());
+		const elsewhere = cliAt(await tempHome());
+		const id = await elsewhere.create("--name", "elsewhere");
+		await home.create("--name", "at home");
+		for (const text of [
+			`store: ${elsewhere.home}\n`,
+			`"store": ${JSON.stringify(elsewhere.home)}\n`,
+			`{ store: ${elsewhere.home} }\n`,
+			`durability: write\nstore:   ${elsewhere.home}  # the sessions live there\n`,
+		]) {
+			expect(await listedWith(home, text), text).toEqual([id]);
+			const shown = await home.ok(["show", id]);
+			expect(shown, text).toContain("elsewhere");
+		}
+	});
+
+	it("a config.yaml that names no store keeps the home (store: in a comment or inside a value names none)", async () => {
+		const home = cliAt(await tempHome());
+		const id = await home.create("--name", "at home");
+		for (const text of [
+			"durability: write\n",
+			"# store: /nowhere\ndurability: write\n",
+			"default_model: |\n  store: x\n",
+		]) {
+			expect(await listedWith(home, text), text).toEqual([id]);
+		}
 	});
 });

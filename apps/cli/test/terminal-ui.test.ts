@@ -69,6 +69,17 @@ describe("pick", () => {
 		expect(plain(cancelled.screen)).toContain("No session picked.");
 	});
 
+	it("Backspace takes back a whole character: an emoji typed and taken back leaves the filter empty, not half of it", async () => {
+		const cli = cliAt(await tempHome());
+		const plainName = await cli.create("--name", "plain");
+		const result = await inTerminal(["--home", cli.home, "pick"], {
+			ready: "pick a session",
+			keys: ["😀", "\x7f", "\r"],
+		});
+		expect(result.code).toBe(0);
+		expect(lastLine(result.screen)).toBe(plainName);
+	});
+
 	it("without a terminal it says to use list and exits 2", async () => {
 		const cli = cliAt(await tempHome());
 		await cli.create();

@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
-import type { SessionStats } from "@agent/session-format";
+import type { RecordInput, SessionStats } from "@agent/session-format";
+import { createFileStore } from "@agent/session-fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assistantBody, cliAt, jsonl, logPath, tempHome, userBody } from "./cli-harness.js";
 
@@ -113,5 +114,57 @@ describe("stats", () => {
 		const text = await cli.ok(["stats"]);
 		expect(text).toContain("sessions:");
 		expect(text).toContain("bytes:");
+	});
+});
+
+describe("stats per user", () => {
+	it("shows tokens and cost per user that created the sessions, and --user keeps to one user's sessions", async () => {
+		const home = cliAt(await tempHome());
+		// Sessions a server's users created (createdBy), each with a reply that cost something.
+		const store = createFileStore({ home: home.home });
+		const reply = (cost: number): RecordInput => ({
+			recordType: "message",
+			role: "assistant",
+			content: [{ type: "text", text: "answer" }],
+			provider: "anthropic",
+			model: "claude-sonnet-4-5",
+			usage: {
+				input: 100,
+				output: 50,
+				cacheRead: 0,
+				cacheWrite: 0,
+				totalTokens: 150,
+				cost: { input: cost / 2, output: cost / 2, cacheRead: 0, cacheWrite: 0, total: cost },
+			},
+			stopReason: "stop",
+		});
+		for (const [user, cost] of [
+			["alice", 0.5],
+			["alice", 0.25],
+			["bob", 2],
+		] as const) {
+			const { id } = await store.create({ createdBy: user });
+			await store.append(id, [
+				{ recordType: "message", role: "user", content: [{ type: "text", text: "q" }] },
+				reply(cost),
+			]);
+		}
+		await home.create("--name", "from the terminal");
+
+		const stats = await home.json<SessionStats>(["stats"]);
+		expect(stats.sessions).toBe(4);
+		expect(stats.byUser).toEqual({
+			alice: expect.objectContaining({ sessions: 2, turns: 2, totalTokens: 300, cost: 0.75 }),
+			bob: expect.objectContaining({ sessions: 1, turns: 1, cost: 2 }),
+		});
+		const text = await home.ok(["stats"]);
+		expect(text).toMatch(/USER\s+SESSIONS\s+TURNS\s+TOTAL TOKENS\s+COST/);
+		expect(text).toMatch(/alice\s+2\s+2\s+300\s+\$0\.75/);
+		expect(text).toMatch(/bob\s+1\s+1\s+150\s+\$2\.00/);
+
+		const alice = await home.json<SessionStats>(["stats", "--user", "alice"]);
+		expect(alice).toMatchObject({ sessions: 2, totals: expect.objectContaining({ cost: 0.75 }) });
+		expect(Object.keys(alice.byUser)).toEqual(["alice"]);
+		expect((await home.json<SessionStats>(["stats", "--user", "carol"])).sessions).toBe(0);
 	});
 });

@@ -40,7 +40,8 @@ export async function writeLoadReport(file: string, figures: LoadFigures): Promi
 	const cpus = os.cpus();
 	const text = `# agent-sessions-server under load
 
-Measured by \`pnpm --filter agent-sessions-server load\` (apps/server/load/load.test.ts), which rewrites this file.
+Measured by \`pnpm --filter agent-sessions-server load\` (apps/server/load/load.test.ts), which rewrites this file up to
+the sections measured with real server processes (the last ones, which it keeps).
 
 ## Setup
 
@@ -82,30 +83,25 @@ CPU stays far from busy. ${
 			? "The sessions grew past the compaction threshold during the run, so the figures include automatic compactions (each one more model call inside a turn)."
 			: "The sessions stayed below the compaction threshold, so no automatic compaction ran."
 	}
-${POSTGRES_SECTION}`;
+
+${await keptSections(file)}`;
 	await fs.writeFile(file, text);
 }
 
-/** Figures this test does not measure (tooling/bench's send-latency rows), kept with the report it rewrites. */
-const POSTGRES_SECTION = `
-## Two instances over PostgreSQL, beside one file-store instance
+/**
+ * Sections this test does not measure (real server processes, PostgreSQL: tooling/bench's
+ * send-latency and server-capacity figures) follow this line in the report; a rewrite keeps them.
+ */
+export const KEPT_MARKER =
+	"<!-- The sections below are measured by tooling/bench with real server processes; rewriting this report keeps them. -->";
 
-Not measured by this run (it needs PostgreSQL and separate server processes): \`node
-tooling/bench/dist/pg-bench.js --send-only\` (tooling/bench, see docs/benchmarks.md) starts real
-\`agent-sessions-server\` processes with the demo model at \`AGENT_DEMO_TOKENS_PER_SECOND=Infinity\`
-(so a turn is the server and its store, not simulated streaming) and has 32 clients send
-\`POST /api/sessions/:id/messages?wait=1\` 25 times each to 64 sessions, through one file-store
-instance, then through two instances over one PostgreSQL database. Last measured (issue 29, three runs at a load
-average of 2 to 3 from other work on the same 2 cores):
-
-| measure | file store, one instance | PostgreSQL, two instances |
-| --- | --- | --- |
-| throughput | 158 / 146 / 154 turns/s | 135 / 184 / 162 turns/s (0.85× / 1.26× / 1.06×; goal ≥ 0.8×) |
-| latency p50 | 177 / 184 / 189 ms | 221 / 161 / 178 ms |
-| latency p99 | 451 / 816 / 452 ms | 555 / 392 / 471 ms |
-
-Before issue 29: 67 (files) against 48 (PostgreSQL) turns/s at 600 tokens/s. A turn on
-PostgreSQL now takes about half the statements it did (see docs/benchmarks.md), and each turn
-writes and removes its turn-journal entry in both stores (a 202 means the turn is recorded even if
-the instance dies).
-`;
+async function keptSections(file: string): Promise<string> {
+	let existing = "";
+	try {
+		existing = await fs.readFile(file, "utf8");
+	} catch {
+		// no report yet: nothing to keep
+	}
+	const at = existing.indexOf(KEPT_MARKER);
+	return at >= 0 ? existing.slice(at) : `${KEPT_MARKER}\n`;
+}

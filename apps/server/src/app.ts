@@ -1,11 +1,17 @@
+import type { IncomingMessage } from "node:http";
 import type { AgentSessions } from "@agent/session";
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import type { AccessGuard } from "./access.js";
+import type { ClientView } from "./client-view.js";
 import { HttpError, hideStorePath, toHttpError } from "./http-error.js";
+import type { Log } from "./log.js";
 import type { ModelCatalog } from "./model-catalog.js";
-import type { RouteDeps } from "./route-deps.js";
-import { registerHealthRoutes } from "./routes/health.js";
+import { sessionOwnership } from "./ownership.js";
+import { requestLog } from "./request-log.js";
+import type { RouteDeps, TurnLimits } from "./route-deps.js";
+import { type HealthDeps, registerHealthRoutes } from "./routes/health.js";
 import { registerJobRoutes } from "./routes/jobs.js";
 import { registerMessageRoutes } from "./routes/messages.js";
 import { registerModelRoutes } from "./routes/models.js";
@@ -13,81 +19,110 @@ import { registerSearchRoutes } from "./routes/search.js";
 import { registerSessionActionRoutes } from "./routes/session-actions.js";
 import { registerSessionReadRoutes } from "./routes/session-reads.js";
 import { registerSessionRoutes } from "./routes/sessions.js";
+import { registerStatsRoutes } from "./routes/stats.js";
 import { registerTurnRoutes } from "./routes/turns.js";
 import { registerWebPageRoutes } from "./routes/web-page.js";
 import type { JobScheduler } from "./scheduler.js";
-import { type AccessPolicy, bearerToken, refuseRequest, tokenMatches } from "./security.js";
+import { bearerToken } from "./security.js";
+import type { SessionOwners } from "./session-owners.js";
 import { Shutdown } from "./shutdown.js";
+import type { SpendLedger } from "./spend-ledger.js";
 import { drainUnreadBody } from "./unread-body.js";
 import type { WebAssets } from "./web-assets.js";
 
 export interface AppOptions {
 	runtime: AgentSessions;
-	policy: AccessPolicy;
+	/** Host/Origin guards, users and tokens, per-client limits: the settings SIGHUP reloads. */
+	guard: AccessGuard;
+	/** What each user spent today, for their daily spend cap. */
+	spend: SpendLedger;
+	/** Who created each session (shared with the WebSockets' feed). */
+	owners: SessionOwners;
+	/** The path prefix the server is served under ("" for none): Location headers carry it. */
+	basePath?: string;
 	/** The largest request body accepted, in bytes; larger ones get a 413. */
 	bodyLimitBytes: number;
 	scheduler: JobScheduler;
 	assets: WebAssets;
 	models: ModelCatalog;
-	/** Where unexpected (500) errors are reported. */
-	logError: (error: unknown) => void;
+	/** The server's log: a line per request, and unexpected (500) errors with their stack. */
+	log: Log;
+	/** /healthz, /readyz and /metrics. */
+	health: HealthDeps;
+	limits: TurnLimits;
 	/** The store's directory, never shown to clients: error messages say "the store" instead. */
 	storeHome?: string;
 	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
 	shutdown?: Shutdown;
 }
 
+const PROBE_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
 /**
- * Every answer of the API (errors and 404s included) and of /healthz: never cached (it holds
+ * Every answer of the API (errors and 404s included) and of the probes: never cached (it holds
  * transcripts), never content-sniffed. The page's own files set their headers where they are served.
  */
-const apiResponseHeaders: MiddlewareHandler = async (c, next) => {
+export const apiResponseHeaders: MiddlewareHandler = async (c, next) => {
 	await next();
-	if (c.req.path.startsWith("/api/") || c.req.path === "/healthz") {
+	if (c.req.path.startsWith("/api/") || PROBE_PATHS.has(c.req.path)) {
 		c.res.headers.set("Cache-Control", "no-store");
 		c.res.headers.set("X-Content-Type-Options", "nosniff");
 	}
 };
 
-/** The Hono app: access guards, CORS (only when configured), the token check, the body limit, and the routes. */
+/** The client and host of a request as the client sent them (behind trusted proxies, as forwarded). */
+function viewOf(c: Context, guard: AccessGuard): ClientView {
+	const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+	return guard.view(incoming?.headers ?? { host: c.req.header("host") }, incoming?.socket.remoteAddress);
+}
+
+/** The Host and Origin guards (as the client sent them, behind trusted proxies as forwarded), before any route runs. */
+export function hostAndOriginGuard(guard: AccessGuard): MiddlewareHandler {
+	return async (c, next) => {
+		const refused = guard.refuse(viewOf(c, guard), c.req.header("origin"));
+		if (refused) throw refused;
+		await next();
+	};
+}
+
+/**
+ * The Hono app: Host/Origin guards, CORS (only when configured), the user's token and the
+ * client's request rate, the body limit, who may see which session, and the routes.
+ */
 export function createApp(options: AppOptions): Hono {
 	const app = new Hono();
-	const { policy } = options;
+	const { guard } = options;
+	const shutdown = options.shutdown ?? new Shutdown();
 
+	app.use("*", requestLog(options.log, options.health.metrics));
 	app.use("*", drainUnreadBody);
 	app.use("*", apiResponseHeaders);
-	app.use("*", async (c, next) => {
-		const refused = refuseRequest(policy, { host: c.req.header("host"), origin: c.req.header("origin") });
-		if (refused) throw new HttpError(refused.status, refused.code, refused.message);
+	app.use("*", hostAndOriginGuard(guard));
+	// Draining: the listener still answers, so a new API request gets a 503 it can retry elsewhere, not a refused connection.
+	app.use("/api/*", async (c, next) => {
+		if (shutdown.started) c.header("Retry-After", "1");
+		shutdown.refuseRequest();
 		await next();
 	});
 
-	if (policy.corsOrigins.length > 0) {
-		app.use(
-			"/api/*",
-			cors({
-				origin: (origin) => (policy.corsOrigins.includes(origin) ? origin : null),
-				allowMethods: ["GET", "POST", "PATCH", "DELETE"],
-				allowHeaders: ["Authorization", "Content-Type"],
-				maxAge: 600,
-			}),
-		);
-	}
+	const corsHandler = cors({
+		origin: (origin) => (guard.settings.policy.corsOrigins.includes(origin) ? origin : null),
+		allowMethods: ["GET", "POST", "PATCH", "DELETE"],
+		allowHeaders: ["Authorization", "Content-Type"],
+		maxAge: 600,
+	});
+	// Read per request: a SIGHUP reload may change the origins.
+	app.use("/api/*", (c, next) => (guard.settings.policy.corsOrigins.length > 0 ? corsHandler(c, next) : next()));
 
-	if (policy.token) {
-		const token = policy.token;
-		app.use("/api/*", async (c, next) => {
-			if (!tokenMatches(bearerToken(c.req.header("authorization")), token)) {
-				c.header("WWW-Authenticate", 'Bearer realm="agent-sessions"');
-				throw new HttpError(
-					401,
-					"UNAUTHORIZED",
-					"agent-sessions-server: this server needs `Authorization: Bearer <token>` (the token from AGENT_SERVER_TOKEN or config.yaml's server.token)",
-				);
-			}
-			await next();
-		});
-	}
+	app.use("/api/*", async (c, next) => {
+		const admitted = guard.admit(
+			viewOf(c, guard),
+			bearerToken(c.req.header("authorization")),
+			`${c.req.method} ${c.req.path}`,
+		);
+		c.set("user", admitted.user);
+		await next();
+	});
 
 	app.use(
 		"/api/*",
@@ -108,9 +143,18 @@ export function createApp(options: AppOptions): Hono {
 		models: options.models,
 		scheduler: options.scheduler,
 		assets: options.assets,
-		shutdown: options.shutdown ?? new Shutdown(),
+		shutdown,
+		guard,
+		spend: options.spend,
+		owners: options.owners,
+		basePath: options.basePath ?? "",
+		limits: options.limits,
 	};
-	registerHealthRoutes(app);
+	// Before the routes: a user reaches only their own sessions (an admin every one).
+	const ownership = sessionOwnership(options.runtime, options.owners);
+	// Hono's "/:id/*" matches "/api/sessions/:id" itself too.
+	app.use("/api/sessions/:id/*", ownership);
+	registerHealthRoutes(app, options.health);
 	registerSessionRoutes(app, deps);
 	registerSearchRoutes(app, deps);
 	registerSessionReadRoutes(app, deps);
@@ -119,6 +163,7 @@ export function createApp(options: AppOptions): Hono {
 	registerSessionActionRoutes(app, deps);
 	registerJobRoutes(app, deps);
 	registerModelRoutes(app, deps);
+	registerStatsRoutes(app, deps);
 	registerWebPageRoutes(app, deps);
 
 	app.notFound((c) =>
@@ -131,7 +176,15 @@ export function createApp(options: AppOptions): Hono {
 	app.onError((error, c) => {
 		const httpError = toHttpError(error);
 		// Model failures (502) and aborts (503) reach the client and the event stream; only our own failures are logged.
-		if (httpError.status === 500) options.logError(error);
+		if (httpError.status === 500) {
+			options.log("error", "request.failed", {
+				method: c.req.method,
+				path: c.req.path,
+				error: (error as Error)?.stack ?? String(error),
+			});
+		}
+		if (httpError.status === 401) c.header("WWW-Authenticate", 'Bearer realm="agent-sessions"');
+		if (httpError.retryAfter !== undefined) c.header("Retry-After", String(httpError.retryAfter));
 		const body = httpError.toBody();
 		body.error.message = hideStorePath(body.error.message, options.storeHome);
 		return c.json(body, httpError.status as 400);

@@ -24,13 +24,8 @@ async function main(): Promise<void> {
 
 	let server: Awaited<ReturnType<typeof startServer>>;
 	try {
-		server = await startServer({
-			host: args.host,
-			port: args.port,
-			shutdownGraceMs: args.shutdownGraceMs,
-			...(args.home !== undefined ? { home: args.home } : {}),
-			...(args.store !== undefined ? { store: args.store } : {}),
-		});
+		const { help: _help, version: _version, ...options } = args;
+		server = await startServer(options);
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code;
 		const message =
@@ -58,9 +53,10 @@ async function main(): Promise<void> {
 			return;
 		}
 		stoppingSince = Date.now();
-		process.stderr.write(
-			`agent-sessions-server: ${signal}: letting running turns finish for up to ${args.shutdownGraceMs / 1000} s, then aborting them and stopping\n`,
-		);
+		server.log("info", "shutdown.signal", {
+			signal,
+			message: `letting queued and running turns finish for up to ${args.shutdownGraceMs / 1000} s, then interrupting them and stopping`,
+		});
 		server.close().then(
 			() => process.exit(0),
 			() => process.exit(1),
@@ -68,6 +64,11 @@ async function main(): Promise<void> {
 	};
 	process.on("SIGINT", stop);
 	process.on("SIGTERM", stop);
+	// SIGHUP reloads config.yaml (users, tokens, limits): a token rotates with no restart. A reload
+	// that fails is logged and leaves the settings in force.
+	process.on("SIGHUP", () => {
+		void server.reload();
+	});
 }
 
 await main();

@@ -10,18 +10,21 @@ export class HttpError extends Error {
 	readonly status: number;
 	readonly code: string;
 	readonly issues: Array<{ path: string; message: string }> | undefined;
+	/** Seconds a client should wait before trying again (a 429's Retry-After header). */
+	readonly retryAfter: number | undefined;
 
 	constructor(
 		status: number,
 		code: string,
 		message: string,
-		options: { issues?: Array<{ path: string; message: string }>; cause?: unknown } = {},
+		options: { issues?: Array<{ path: string; message: string }>; cause?: unknown; retryAfter?: number } = {},
 	) {
 		super(message, { cause: options.cause });
 		this.name = "HttpError";
 		this.status = status;
 		this.code = code;
 		this.issues = options.issues;
+		this.retryAfter = options.retryAfter;
 	}
 
 	toBody(): ErrorBody {

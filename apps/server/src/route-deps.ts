@@ -1,7 +1,10 @@
 import type { AgentSessions } from "@agent/session";
+import type { AccessGuard } from "./access.js";
 import type { ModelCatalog } from "./model-catalog.js";
 import type { JobScheduler } from "./scheduler.js";
+import type { SessionOwners } from "./session-owners.js";
 import type { Shutdown } from "./shutdown.js";
+import type { SpendLedger } from "./spend-ledger.js";
 import type { WebAssets } from "./web-assets.js";
 
 /**
@@ -15,4 +18,18 @@ export interface RouteDeps {
 	assets: WebAssets;
 	/** The server's shutdown: no new turns once it started, and running ones get its signal. */
 	shutdown: Shutdown;
+	/** Users, limits and spend caps in force. */
+	guard: AccessGuard;
+	spend: SpendLedger;
+	/** Who created each session: what a listing shows is remembered for the WebSockets' feed. */
+	owners: SessionOwners;
+	/** The path prefix the server is served under ("" for none). */
+	basePath: string;
+	limits: TurnLimits;
+}
+
+/** Limits on what sends may queue. */
+export interface TurnLimits {
+	/** Turns that may wait behind a session's running one; a send past it gets 429 (server.max_queued_turns). */
+	maxQueuedTurns: number;
 }

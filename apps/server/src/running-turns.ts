@@ -81,6 +81,9 @@ export class RunningTurns {
 				if (event.record.recordType === "message" && event.record.role === "assistant") {
 					for (const turn of this.sessions.get(event.sessionId)?.values() ?? []) turn.text = "";
 				}
+				// A turn's record ends it, whoever wrote it: a turn lost with the instance that ran it
+				// gets one (outcome interrupted) when the session is next used, and no turn.failed.
+				if (event.record.recordType === "turn") this.forget(event.sessionId, event.record.turnId);
 				break;
 			case "turn.completed":
 			case "turn.failed":

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import net from "node:net";
 
 /** The environment variable that carries the bearer token (it wins over config.yaml's server.token). */
@@ -60,16 +59,6 @@ export function assertSafeBind(host: string, token: string | undefined): void {
 	);
 }
 
-function digest(value: string): Buffer {
-	return createHash("sha256").update(value).digest();
-}
-
-/** Compares a presented token with the expected one in constant time. */
-export function tokenMatches(presented: string | undefined, expected: string): boolean {
-	if (presented === undefined) return false;
-	return timingSafeEqual(digest(presented), digest(expected));
-}
-
 /** The token of an `Authorization: Bearer <token>` header. */
 export function bearerToken(header: string | undefined | null): string | undefined {
 	if (!header) return undefined;
@@ -104,8 +93,8 @@ export function hostOfHeader(hostHeader: string): string {
 }
 
 export interface AccessPolicy {
-	/** The token every API request must present; undefined on an open loopback server. */
-	token: string | undefined;
+	/** True when every API request must present a token; false on an open loopback server. */
+	requireToken: boolean;
 	/** Origins allowed to call the API cross-origin (CORS); empty means none. */
 	corsOrigins: readonly string[];
 }
@@ -114,13 +103,16 @@ export interface AccessPolicy {
  * Why a request is refused before any route runs, or undefined when it may proceed:
  * - without a token (loopback only), a Host header that is not loopback is refused (DNS rebinding);
  * - an Origin that is neither this server's nor configured for CORS is refused (cross-site requests).
+ * `host` is the host the client addressed and `proto` its scheme when known: behind a trusted
+ * proxy, the forwarded ones (client-view.ts), so a proxy that rewrites Host does not make the
+ * page's own requests cross-origin.
  */
 export function refuseRequest(
 	policy: AccessPolicy,
-	headers: { host: string | undefined; origin: string | undefined },
+	headers: { host: string | undefined; origin: string | undefined; proto?: string | undefined },
 ): { status: 403; code: string; message: string } | undefined {
 	const host = headers.host ?? "";
-	if (!policy.token && !isLoopbackHost(hostOfHeader(host))) {
+	if (!policy.requireToken && !isLoopbackHost(hostOfHeader(host))) {
 		return {
 			status: 403,
 			code: "HOST_NOT_ALLOWED",
@@ -128,7 +120,7 @@ export function refuseRequest(
 		};
 	}
 	const origin = headers.origin;
-	if (origin && origin !== "null" && !policy.corsOrigins.includes(origin) && !sameOrigin(origin, host)) {
+	if (origin && origin !== "null" && !policy.corsOrigins.includes(origin) && !sameOrigin(origin, host, headers.proto)) {
 		return {
 			status: 403,
 			code: "ORIGIN_NOT_ALLOWED",
@@ -145,10 +137,13 @@ export function refuseRequest(
 	return undefined;
 }
 
-function sameOrigin(origin: string, host: string): boolean {
+function sameOrigin(origin: string, host: string, proto: string | undefined): boolean {
 	try {
 		const url = new URL(origin);
-		return (url.protocol === "http:" || url.protocol === "https:") && url.host === host.toLowerCase();
+		if (proto !== undefined && url.protocol !== `${proto}:`) return false;
+		return (
+			(url.protocol === "http:" || url.protocol === "https:") && url.host === new URL(`${url.protocol}//${host}`).host
+		);
 	} catch {
 		return false;
 	}

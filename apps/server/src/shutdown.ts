@@ -1,9 +1,11 @@
+import { TurnInterruption } from "@agent/session";
 import { HttpError } from "./http-error.js";
 
 /**
- * The server's way out: once `begin()` is called no new turn or compaction is accepted (503), and
- * `abort()` fires the signal every running turn was given, so a model call in flight stops and the
- * turn ends as the runtime ends an aborted one (its partial reply stored, marked aborted).
+ * The server's way out: once `begin()` is called no new API request is served (503) and no new
+ * turn or compaction is accepted, and `abort()` fires the signal every running turn was given with
+ * a TurnInterruption, so a model call in flight stops and the turn ends recorded as interrupted
+ * (its partial reply stored, marked aborted); turns still queued are recorded as interrupted too.
  */
 export class Shutdown {
 	private readonly controller = new AbortController();
@@ -23,16 +25,21 @@ export class Shutdown {
 
 	abort(): void {
 		this.stopping = true;
-		this.controller.abort(new Error("the server is shutting down"));
+		this.controller.abort(new TurnInterruption("the server is shutting down"));
 	}
 
 	/** A 503 for work that would start after the shutdown began. */
 	refuseIfStopping(): void {
+		this.refuse("starts no new turns; retry once it is back");
+	}
+
+	/** The 503 every new API request gets while the server drains: another instance (or this one, restarted) answers a retry. */
+	refuseRequest(): void {
+		this.refuse("takes no new requests; retry (another instance, or this one once restarted, will answer)");
+	}
+
+	private refuse(what: string): void {
 		if (!this.stopping) return;
-		throw new HttpError(
-			503,
-			"SHUTTING_DOWN",
-			"agent-sessions-server: the server is shutting down and starts no new turns; retry once it is back",
-		);
+		throw new HttpError(503, "SHUTTING_DOWN", `agent-sessions-server: the server is shutting down and ${what}`);
 	}
 }

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { createTestDatabase, findTestPostgres, type TestDatabase } from "@agent/session-pg/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EventClient } from "./support/event-client.js";
 import { type Instance, startInstance as start } from "./support/instance.js";
 
 const pgServer = await findTestPostgres();
@@ -118,5 +119,37 @@ describe("accepted means recorded: turns acknowledged (202) and lost to SIGKILL 
 			() => acceptedThenKilled(home, ["--store", database.url]),
 			60_000,
 		);
+
+		it("the other instance, which saw the lost turn start, stops showing it as running once it is recorded", async () => {
+			const [a, b] = await Promise.all([
+				startInstance(home, ["--store", database.url]),
+				startInstance(home, ["--store", database.url]),
+			]);
+			const events = (instance: Instance, id: string) =>
+				EventClient.connect(`${instance.url.replace(/^http/, "ws")}/api/sessions/${id}/events`);
+			try {
+				const { id } = (await (await post(a, "/api/sessions", {})).json()) as { id: string };
+				const onB = await events(b, id);
+				const sent = await post(a, `/api/sessions/${id}/messages`, { content: "tell me a long story" });
+				const { turnId: lost } = (await sent.json()) as { turnId: string };
+				// B hears the turn running on A (the relay), then A dies with it.
+				await onB.waitFor((m) => m.type === "turn.delta" && m.turnId === lost);
+				await killed(a.child);
+				const next = await post(b, `/api/sessions/${id}/messages?wait=1`, { content: "are you there?" });
+				expect(next.status).toBe(200);
+				await onB.waitFor((m) => m.type === "record.appended" && (m.record as Record).turnId === lost);
+				// A page opened on B now: the lost turn is over (recorded as interrupted), not running with a Stop button.
+				const late = await events(b, id);
+				const again = await post(b, `/api/sessions/${id}/messages?wait=1`, { content: "still there?" });
+				expect(again.status).toBe(200);
+				const { turnId: last } = (await again.json()) as { turnId: string };
+				await late.waitFor((m) => m.type === "turn.completed" && m.turnId === last, 30_000);
+				expect(late.messages.filter((m) => m.turnId === lost)).toEqual([]);
+				await Promise.all([onB.close(), late.close()]);
+			} finally {
+				await killed(a.child);
+				await killed(b.child);
+			}
+		}, 60_000);
 	});
 });

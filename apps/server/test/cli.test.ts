@@ -105,7 +105,7 @@ describe("agent-sessions-server (the bin)", () => {
 		await server.exited;
 	});
 
-	it("on SIGTERM a running turn is aborted after the grace period: prompt exit, its partial reply stored as aborted, the log verifies", async () => {
+	it("on SIGTERM a running turn is interrupted after the grace period: prompt exit, its partial reply stored as aborted, its turn recorded as interrupted, the log verifies", async () => {
 		const home = await tempHome();
 		// About 3 tokens a second: the demo reply would stream for some 20 s.
 		const server = run(["--home", home, "--port", "0", "--shutdown-grace", "1"], {
@@ -132,7 +132,8 @@ describe("agent-sessions-server (the bin)", () => {
 		const tookMs = Date.now() - signalled;
 		// Grace 1 s, then the abort lands at the model's next chunk (under 1.5 s at this speed).
 		expect(tookMs).toBeLessThan(6000);
-		expect(server.output().stderr).toContain("aborting the turns still running after 1000 ms");
+		expect(server.output().stderr).toMatch(/WARN {2}shutdown\.interrupting graceMs=1000/);
+		expect(server.output().stderr).toMatch(/WARN {2}turn .*outcome=interrupted/);
 
 		const store = createFileStore({ home });
 		const [report] = await store.verify(id);
@@ -143,6 +144,11 @@ describe("agent-sessions-server (the bin)", () => {
 		const messages = records.filter((record) => record.recordType === "message");
 		expect(messages.map((record) => record.role)).toEqual(["user", "assistant"]);
 		expect(messages[1]?.stopReason).toBe("aborted");
+		expect(
+			records
+				.filter((record) => record.recordType === "turn")
+				.map((record) => (record as { outcome?: string }).outcome),
+		).toEqual(["interrupted"]);
 		// The lease was released: the next writer gets it at once.
 		const lease = await store.lease(id, { waitMs: 0 });
 		await lease.release();
@@ -186,6 +192,42 @@ describe("parseCliArgs", () => {
 		for (const grace of ["-1", "soon", "", "1e3"]) {
 			expect(() => parseCliArgs(["--shutdown-grace", grace]), grace).toThrow(/--shutdown-grace/);
 		}
+	});
+
+	it("reads the operations flags (logs, store wait, drain, limits, deadlines) and names a bad one", () => {
+		expect(parseCliArgs([])).toMatchObject({ drainDelayMs: 0, waitForStoreMs: 300_000 });
+		const args = parseCliArgs([
+			"--log-format",
+			"json",
+			"--log-level",
+			"warn",
+			"--wait-for-store",
+			"30",
+			"--drain-delay",
+			"2.5",
+			"--max-queued-turns",
+			"0",
+			"--max-concurrent-turns",
+			"8",
+			"--turn-timeout",
+			"600",
+			"--model-call-timeout",
+			"120",
+		]);
+		expect(args).toMatchObject({
+			logFormat: "json",
+			logLevel: "warn",
+			waitForStoreMs: 30_000,
+			drainDelayMs: 2500,
+			maxQueuedTurns: 0,
+			maxConcurrentTurns: 8,
+			turnTimeoutMs: 600_000,
+			modelCallTimeoutMs: 120_000,
+		});
+		expect(() => parseCliArgs(["--log-format", "xml"])).toThrow(/--log-format must be one of text, json/);
+		expect(() => parseCliArgs(["--log-level", "loud"])).toThrow(/--log-level/);
+		expect(() => parseCliArgs(["--max-concurrent-turns", "0"])).toThrow(/--max-concurrent-turns/);
+		expect(() => parseCliArgs(["--turn-timeout", "ten"])).toThrow(/--turn-timeout must be a number of seconds/);
 	});
 
 	it("rejects an empty or blank --home", () => {

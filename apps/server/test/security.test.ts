@@ -33,14 +33,14 @@ describe("security rules", () => {
 	});
 
 	it("without a token, a non-loopback Host header (DNS rebinding) and a foreign Origin are refused", () => {
-		const open = { token: undefined, corsOrigins: [] };
+		const open = { requireToken: false, corsOrigins: [] };
 		expect(refuseRequest(open, { host: "127.0.0.1:4317", origin: undefined })).toBeUndefined();
 		expect(refuseRequest(open, { host: "127.0.0.1:4317", origin: "http://127.0.0.1:4317" })).toBeUndefined();
 		expect(refuseRequest(open, { host: "evil.example:4317", origin: undefined })?.code).toBe("HOST_NOT_ALLOWED");
 		expect(refuseRequest(open, { host: "127.0.0.1:4317", origin: "https://evil.example" })?.code).toBe(
 			"ORIGIN_NOT_ALLOWED",
 		);
-		const configured = { token: undefined, corsOrigins: ["https://ui.example"] };
+		const configured = { requireToken: false, corsOrigins: ["https://ui.example"] };
 		expect(refuseRequest(configured, { host: "127.0.0.1:4317", origin: "https://ui.example" })).toBeUndefined();
 	});
 

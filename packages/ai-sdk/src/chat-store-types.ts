@@ -36,11 +36,13 @@ export interface SaveChatResult {
 	branched: boolean;
 }
 
-/** What toUIMessageStream gives its onFinish (ai 5 and 6). */
+/** What toUIMessageStream gives its onFinish (ai 5 and 6) or onEnd (ai 7). */
 export interface ChatFinishEvent<M extends UIMessage = UIMessage> {
 	messages: M[];
 	responseMessage?: M;
 	isAborted?: boolean;
+	/** ai 7: the consumer cancelled the stream (the client went away) before the reply ended. */
+	isCancelled?: boolean;
 	outcome?: { status: string; error?: unknown };
 	finishReason?: string;
 }
@@ -88,6 +90,8 @@ export interface ChatStore<M extends UIMessage = UIMessage> {
 	messagesWith(chatId: string, message: M): Promise<M[]>;
 	/** An onFinish for toUIMessageStream (and toUIMessageStreamResponse): saves the reply, aborted or not. */
 	onFinish(chatId: string, options?: OnFinishOptions): (event: ChatFinishEvent<M>) => Promise<void>;
+	/** The same callback under ai 7's name for it (`toUIMessageStream({ onEnd })`). */
+	onEnd(chatId: string, options?: OnFinishOptions): (event: ChatFinishEvent<M>) => Promise<void>;
 	setActiveStreamId(chatId: string, streamId: string | null): Promise<void>;
 	getActiveStreamId(chatId: string): Promise<string | null>;
 	listChats(options?: ListChatsOptions): Promise<ChatPage>;

@@ -8,7 +8,14 @@ import {
 import type { UIMessage } from "ai";
 import { latestActiveStream, readChatLog } from "./chat-log.js";
 import { activeStreamRecord } from "./chat-records.js";
-import type { ChatStore, ChatStoreOptions, ChatSummary, SaveChatResult } from "./chat-store-types.js";
+import type {
+	ChatFinishEvent,
+	ChatStore,
+	ChatStoreOptions,
+	ChatSummary,
+	OnFinishOptions,
+	SaveChatResult,
+} from "./chat-store-types.js";
 import { invalidArgument, PREFIX } from "./errors.js";
 import type { ReplyNotes } from "./map-message.js";
 import { chatModelMessages } from "./model-messages.js";
@@ -62,6 +69,18 @@ export function createChatStore<M extends UIMessage = UIMessage>(options: ChatSt
 		});
 	};
 
+	/** The callback toUIMessageStream calls when the reply ends (onFinish in ai 5 and 6, onEnd in ai 7). */
+	const onEnd = (call: string, chatId: string, finish: OnFinishOptions = {}) => {
+		checkChatId(chatId, call);
+		const model = modelOf(finish.model, call);
+		return async (event: ChatFinishEvent<M>) => {
+			const reply = event?.responseMessage;
+			const notes = new Map<string, ReplyNotes>();
+			if (reply?.role === "assistant") notes.set(reply.id, replyNotes(event, model));
+			await save(call, chatId, event?.messages, notes, finish.activeStreamId);
+		};
+	};
+
 	return {
 		store,
 		async createChat(create = {}) {
@@ -87,16 +106,8 @@ export function createChatStore<M extends UIMessage = UIMessage>(options: ChatSt
 			const at = messages.findIndex((stored) => stored.id === message.id);
 			return [...(at < 0 ? messages : messages.slice(0, at)), message];
 		},
-		onFinish(chatId, finish = {}) {
-			checkChatId(chatId, "onFinish");
-			const model = modelOf(finish.model, "onFinish");
-			return async (event) => {
-				const reply = event?.responseMessage;
-				const notes = new Map<string, ReplyNotes>();
-				if (reply?.role === "assistant") notes.set(reply.id, replyNotes(event, model));
-				await save("onFinish", chatId, event?.messages, notes, finish.activeStreamId);
-			};
-		},
+		onFinish: (chatId, finish) => onEnd("onFinish", chatId, finish),
+		onEnd: (chatId, finish) => onEnd("onEnd", chatId, finish),
 		async setActiveStreamId(chatId, streamId) {
 			checkChatId(chatId, "setActiveStreamId");
 			checkStreamId(streamId, "setActiveStreamId");

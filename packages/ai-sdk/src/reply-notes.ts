@@ -6,7 +6,9 @@ import type { ReplyNotes } from "./map-message.js";
 /** How a reply ended, from what toUIMessageStream's onFinish says, and who wrote it. */
 export function replyNotes(event: ChatFinishEvent<UIMessage>, model: ReplyNotes["model"]): ReplyNotes {
 	const notes: ReplyNotes = model ? { model } : {};
-	if (event.isAborted || event.outcome?.status === "aborted") {
+	// ai 7 calls onEnd with isCancelled when the client went away mid-reply (without consumeStream):
+	// the reply stopped where it was, as an aborted one does.
+	if (event.isAborted || event.isCancelled || event.outcome?.status === "aborted") {
 		notes.stop = "aborted";
 	} else if (event.outcome?.status === "failed" || event.finishReason === "error") {
 		// A provider's error mid-reply ends the stream with finishReason "error" (its message went

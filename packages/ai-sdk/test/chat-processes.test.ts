@@ -5,7 +5,7 @@ import type { UIMessage } from "ai";
 import { expect, it } from "vitest";
 import type { SaveChatResult } from "../src/index.js";
 import { UI_MESSAGE_TYPE } from "../src/index.js";
-import { runChild } from "./child.js";
+import { runChild, runTogether } from "./child.js";
 import { chatTurn, userMessage } from "./route.js";
 import { reasoning, scriptedModel, step, text, toolCall } from "./scripted-model.js";
 import { describeOnStores, recordsOf } from "./stores.js";
@@ -28,7 +28,7 @@ describeOnStores("chats across processes", (use) => {
 		await response.text();
 		const { messages } = await finished;
 
-		expect(await runChild(target, ["load", chatId])).toEqual(messages);
+		expect(await runChild(target, { command: "load", chatId })).toEqual(messages);
 	});
 
 	it("two processes saving the same messages at once write them once", async () => {
@@ -37,12 +37,8 @@ describeOnStores("chats across processes", (use) => {
 		let messages: UIMessage[] = [];
 		for (let round = 1; round <= 3; round++) {
 			messages = [...messages, userMessage(`u${round}`, `question ${round}`), reply(`a${round}`, `answer ${round}`)];
-			const startAt = String(Date.now() + 1500);
-			const input = JSON.stringify(messages);
-			const results = (await Promise.all([
-				runChild(target, ["save", chatId, startAt], input),
-				runChild(target, ["save", chatId, startAt], input),
-			])) as SaveChatResult[];
+			const save = { command: "save", chatId, messages } as const;
+			const results = (await runTogether(target, [save, save])) as SaveChatResult[];
 			expect(results.map((result) => result.written).sort((a, b) => a - b)).toEqual([0, 4]);
 		}
 		expect(await chats.loadChat(chatId)).toEqual(messages);
@@ -69,9 +65,9 @@ describeOnStores("chats across processes", (use) => {
 			userMessage(`u-${tab}`, tab),
 			reply(`a-${tab}`, `${tab}!`),
 		]);
-		const startAt = String(Date.now() + 1500);
-		const results = (await Promise.all(
-			tabs.map((messages) => runChild(target, ["save", chatId, startAt], JSON.stringify(messages))),
+		const results = (await runTogether(
+			target,
+			tabs.map((messages) => ({ command: "save", chatId, messages })),
 		)) as SaveChatResult[];
 
 		expect(results.map((result) => result.written)).toEqual([4, 4]);

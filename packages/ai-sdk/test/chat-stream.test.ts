@@ -5,7 +5,7 @@ import type { MessageRecord, StoredRecord } from "@agent/session-format/reading"
 import type { UIMessage } from "ai";
 import { expect, it } from "vitest";
 import { UI_MESSAGE_TYPE } from "../src/index.js";
-import { chatTurn, userMessage } from "./route.js";
+import { chatTurn, readUntil, userMessage } from "./route.js";
 import { reasoning, scriptedModel, step, text, toolCall } from "./scripted-model.js";
 import { describeOnStores, recordsOf } from "./stores.js";
 
@@ -117,9 +117,7 @@ describeOnStores("a chat streamed through the AI SDK", (use) => {
 		const { response, finished } = await chatTurn(chats, chatId, userMessage("u1", "Tell me a story"), model, {
 			abortSignal: controller.signal,
 		});
-		const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-		let seen = "";
-		while (!seen.includes("upon")) seen += new TextDecoder().decode((await reader.read()).value);
+		await readUntil(response, "upon");
 		controller.abort();
 		const event = await finished;
 		expect(event.isAborted).toBe(true);
@@ -173,7 +171,13 @@ describeOnStores("a chat streamed through the AI SDK", (use) => {
 	it("keeps the active stream id for a resume while the reply streams, and clears it when the reply is saved", async () => {
 		const { chats, target } = use();
 		const chatId = await chats.createChat();
-		const model = scriptedModel([step("stop", text("t1", "a ", "resumable ", "reply"))], { chunkDelayInMs: 30 });
+		// The reply holds before its last words until the resume request below is answered: the
+		// stream id must be there while the reply streams, however slowly this test runs.
+		let resumeAnswered: () => void = () => {};
+		const until = new Promise<void>((resolve) => {
+			resumeAnswered = resolve;
+		});
+		const model = scriptedModel([step("stop", text("t1", "a ", "resumable ", "reply"))], { pause: { at: 4, until } });
 		// resumable-stream's part, in memory: the stream kept under its id for GET /api/chat/[id]/stream.
 		const kept = new Map<string, Promise<string>>();
 		let announced: () => void = () => {};
@@ -196,6 +200,7 @@ describeOnStores("a chat streamed through the AI SDK", (use) => {
 		// Another server instance answers the resume request from the store alone.
 		const elsewhere = (await import("../src/index.js")).createChatStore({ store: await target.another() });
 		const streamId = await elsewhere.getActiveStreamId(chatId);
+		resumeAnswered();
 		expect(streamId).toBe("stream-1");
 		expect(await kept.get(streamId as string)).toContain("resumable ");
 

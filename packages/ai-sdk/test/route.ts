@@ -72,3 +72,16 @@ export async function chatTurn(
 export function userMessage(id: string, text: string): UIMessage {
 	return { id, role: "user", parts: [{ type: "text", text }] };
 }
+
+/** Reads the response's stream until `text` has come (the reply is under way); the reader, to cancel or read on. */
+export async function readUntil(response: Response, text: string): Promise<ReadableStreamDefaultReader<Uint8Array>> {
+	const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+	const decoder = new TextDecoder();
+	let seen = "";
+	while (!seen.includes(text)) {
+		const { value, done } = await reader.read();
+		if (done) throw new Error(`the stream ended before ${JSON.stringify(text)} came`);
+		seen += decoder.decode(value, { stream: true });
+	}
+	return reader;
+}

@@ -5,8 +5,14 @@ import { MockLanguageModelV3 } from "ai/test";
 export type LanguageModelV3StreamPart =
 	Awaited<ReturnType<MockLanguageModelV3["doStream"]>>["stream"] extends ReadableStream<infer Part> ? Part : never;
 
+export interface ScriptOptions {
+	chunkDelayInMs?: number;
+	/** Holds the first step's stream before its part `at` until `until` settles (a test's barrier, not a delay). */
+	pause?: { at: number; until: Promise<unknown> };
+}
+
 /** The AI SDK's own mock model, answering each call with the next scripted step (stream parts). */
-export function scriptedModel(steps: LanguageModelV3StreamPart[][], options: { chunkDelayInMs?: number } = {}) {
+export function scriptedModel(steps: LanguageModelV3StreamPart[][], options: ScriptOptions = {}) {
 	let call = 0;
 	return new MockLanguageModelV3({
 		provider: "mock",
@@ -14,9 +20,26 @@ export function scriptedModel(steps: LanguageModelV3StreamPart[][], options: { c
 		doStream: async () => {
 			const chunks = steps[call++];
 			if (!chunks) throw new Error(`the scripted model has no step ${call}`);
+			const { pause } = options;
+			if (pause && call === 1) return { stream: pausedStream(chunks, pause) };
 			return {
 				stream: simulateReadableStream({ chunks, chunkDelayInMs: options.chunkDelayInMs ?? null }),
 			};
+		},
+	});
+}
+
+function pausedStream(
+	chunks: LanguageModelV3StreamPart[],
+	pause: NonNullable<ScriptOptions["pause"]>,
+): ReadableStream<LanguageModelV3StreamPart> {
+	let next = 0;
+	return new ReadableStream({
+		async pull(controller) {
+			if (next === pause.at) await pause.until;
+			const chunk = chunks[next++];
+			if (chunk) controller.enqueue(chunk);
+			else controller.close();
 		},
 	});
 }

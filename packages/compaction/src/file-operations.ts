@@ -23,9 +23,12 @@ export const DEFAULT_FILE_TOOLS: FileToolMap = Object.freeze({
 export const DEFAULT_PATH_ARGUMENTS: readonly string[] = ["path", "file_path", "filePath", "file"];
 
 export interface FileOperationOptions {
-	/** Tool name → access; defaults to {@link DEFAULT_FILE_TOOLS}. Merge your own over it to extend it. */
+	/**
+	 * Tool name → access; defaults to `DEFAULT_FILE_TOOLS` (`@agent/compaction/files`). Merge your
+	 * own over it to extend it.
+	 */
 	tools?: FileToolMap;
-	/** Argument names holding the path; defaults to {@link DEFAULT_PATH_ARGUMENTS}. */
+	/** Argument names holding the path; defaults to `DEFAULT_PATH_ARGUMENTS` (`@agent/compaction/files`). */
 	pathArguments?: readonly string[];
 }
 

@@ -3,7 +3,7 @@ import type { StoredRecord } from "@agent/session-format/reading";
 /**
  * Where a plan's records are: called with a seq, it yields the records of the path (root → leaf,
  * or the suffix a resume reads) with seq >= `fromSeq`, in order, and may be called again for
- * every pass. A store streams them from its log; {@link arraySource} reads them from memory.
+ * every pass. A store streams them from its log; prepareCompaction reads them from an array.
  */
 export type PathSource = (fromSeq: number) => Iterable<StoredRecord> | AsyncIterable<StoredRecord>;
 

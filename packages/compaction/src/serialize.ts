@@ -50,7 +50,7 @@ export function serializeMessage(message: SerializableMessage, options: Serializ
 }
 
 /** `name(key="value", other=1)`: arguments as JSON values, in their own order. */
-export function formatToolCall(call: Pick<ToolCallBlock, "name" | "arguments">): string {
+function formatToolCall(call: Pick<ToolCallBlock, "name" | "arguments">): string {
 	const args = Object.entries(call.arguments ?? {}).map(([key, value]) => `${key}=${JSON.stringify(value) ?? "null"}`);
 	return `${call.name}(${args.join(", ")})`;
 }

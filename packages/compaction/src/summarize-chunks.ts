@@ -135,7 +135,7 @@ export function pieceCost(piece: string): number {
 }
 
 /** The leading pieces that fit `budget` tokens; a single piece larger than that is split. */
-export function takeChunk(queue: readonly string[], budget: number): [string[], string[]] {
+function takeChunk(queue: readonly string[], budget: number): [string[], string[]] {
 	const taken: string[] = [];
 	let used = 0;
 	let i = 0;

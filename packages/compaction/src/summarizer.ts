@@ -90,7 +90,7 @@ export async function requestSummary(call: SummarizerCall, systemPrompt: string,
 }
 
 /** The text blocks of an answer, joined; thinking and tool calls are not part of a summary. */
-export function answerText(response: AssistantMessage): string {
+function answerText(response: AssistantMessage): string {
 	return response.content
 		.filter((block) => block.type === "text")
 		.map((block) => block.text)
@@ -99,7 +99,7 @@ export function answerText(response: AssistantMessage): string {
 }
 
 /** The delay before retry number `attempt + 1`: base × 2^attempt, capped. */
-export function backoffDelay(attempt: number, retry: RetryOptions = {}): number {
+function backoffDelay(attempt: number, retry: RetryOptions = {}): number {
 	const base = retry.baseDelayMs ?? 1000;
 	const max = retry.maxDelayMs ?? 30_000;
 	return Math.min(max, base * 2 ** attempt);

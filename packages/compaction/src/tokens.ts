@@ -90,7 +90,7 @@ export function estimateContextUsage(
 	return estimate;
 }
 
-/** {@link estimateContextUsage}, as a number. */
+/** `estimateContextUsage` (`@agent/compaction/tokens`), as a number. */
 export function estimateContextTokens(
 	input: readonly StoredRecord[] | readonly ContextMessage[],
 	options: EstimateContextOptions = {},

@@ -12,11 +12,9 @@ export {
 	exportSession,
 	writeSessionExport,
 } from "./export/export-session.js";
-export { escapeHtml } from "./export/html-export.js";
 export {
 	OPAQUE_CUSTOM_TYPE,
 	type PiExportOptions,
-	piEntryId,
 	piExportLines,
 	piSessionIdOf,
 } from "./export/pi-export.js";
@@ -29,7 +27,7 @@ export { convertFern } from "./formats/fern-import.js";
 export { convertGemini } from "./formats/gemini-import.js";
 export { convertOpenCode, convertOpenCodeSession, type OpenCodeSession } from "./formats/opencode-import.js";
 export { convertPi, PI_HEADER_TYPE } from "./formats/pi-import.js";
-export { bashExecutionText, PI_BASH_TYPE } from "./formats/pi-messages.js";
+export { PI_BASH_TYPE } from "./formats/pi-messages.js";
 export { convertRfc0064 } from "./formats/rfc0064-import.js";
 export { type ImportOptions, type ImportResult, importPaths } from "./import/import-paths.js";
 export { IMPORT_BATCH, type ImportStatus } from "./import/import-session.js";

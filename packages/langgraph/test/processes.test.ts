@@ -78,10 +78,12 @@ describe.each(STORE_KINDS)("threads across processes (%s store)", (kind) => {
 	it("two processes on one thread: every turn of both lands, each checkpoint's parent is there, the log verifies", async () => {
 		await run(opened().location, "shared", ["ask", "What is the weather in Lima?"]);
 		const cities = (prefix: string) => ["Oslo", "Rome", "Kyiv", "Doha", "Bern"].map((city) => `${prefix} in ${city}?`);
-		// Both wait at a start line until both are loaded, and each turn's tool takes a little
-		// while, so that on a slow machine too one child cannot finish before the other begins.
+		// Both wait at a start line until both are loaded. A waiting writer polls the lease at
+		// most every ~70 ms, so a child that puts its checkpoints back to back could otherwise win
+		// every poll; each turn's tool takes longer than that poll, holding no lease, so the other
+		// child gets in during it on a slow machine too.
 		const go = join(tmpdir(), `langgraph-go-${process.pid}-${Date.now()}`);
-		const env = { START_AFTER: go, TOOL_DELAY_MS: "25" };
+		const env = { START_AFTER: go, TOOL_DELAY_MS: "150" };
 		const a = start(opened().location, "shared", ["ask", ...cities("A: weather")], env);
 		const b = start(opened().location, "shared", ["ask", ...cities("B: weather")], env);
 		const ready = (child: Child) => child.lines.some((line) => line.ready === true);

@@ -1,4 +1,4 @@
-import type { ContentBlock, RecordInput } from "@agent/session-format/reading";
+import { type ContentBlock, headOf, type RecordInput } from "@agent/session-format/reading";
 import type { AgentInputItem } from "@openai/agents-core";
 
 type MessageInput = Extract<RecordInput, { recordType: "message" }>;
@@ -83,7 +83,7 @@ function inputBlock(part: unknown): ContentBlock[] {
 function imageBlock(image: unknown): ContentBlock {
 	const inline = typeof image === "string" ? /^data:([^;,]+);base64,(.*)$/s.exec(image) : null;
 	if (inline) return { type: "image", mimeType: inline[1] as string, data: inline[2] as string };
-	if (typeof image === "string") return { type: "text", text: `[image: ${image.slice(0, 200)}]` };
+	if (typeof image === "string") return { type: "text", text: `[image: ${headOf(image, 200)}]` };
 	const reference = image as { url?: string; fileId?: string; id?: string } | undefined;
 	const where = reference?.url ?? reference?.fileId ?? reference?.id;
 	return { type: "text", text: where ? `[image: ${where}]` : "[image]" };

@@ -131,5 +131,28 @@ onEveryStore((current) => {
 				{ role: "user", content: "once" },
 			]);
 		});
+
+		it("a transaction whose process was killed (SIGKILL) after applying it is recognized on retry and applied once", async () => {
+			const { store, spec } = current();
+			const session = new StoreSession({ store });
+			await session.addItems([{ role: "user", content: "q" }]);
+			const sessionId = await session.getSessionId();
+			const args = {
+				operationId: "turn-9",
+				transaction: { type: "append_items", items: [{ role: "user", content: "after the crash" }] },
+			};
+			const crashed = start({ store: spec, sessionId, action: "transaction", args, hold: true });
+			await crashed.waiting();
+			expect(crashed.isWaiting).toBe(true); // applied; the caller never heard back
+			crashed.process.kill("SIGKILL");
+			await crashed.outcome.catch(() => undefined);
+
+			const retry = await start({ store: spec, sessionId, action: "transaction", args }).outcome;
+			expect(retry).toMatchObject({ ok: true, inputs: [] });
+			expect(await session.getItems()).toEqual([
+				{ role: "user", content: "q" },
+				{ role: "user", content: "after the crash" },
+			]);
+		});
 	});
 });

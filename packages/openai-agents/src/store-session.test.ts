@@ -194,6 +194,19 @@ onEveryStore((current) => {
 			expect(await conversation(store, id)).toEqual(['assistant: shot({"input":"not json"})', "toolResult: [image]"]);
 		});
 
+		it("an image given by URL is noted in the message cut on whole characters (an emoji across the cut once made the append fail)", async () => {
+			const { store } = current();
+			const session = new StoreSession({ store });
+			const url = `https://example.com/${"a".repeat(179)}😀.png`;
+			const items: AgentInputItem[] = [
+				{ type: "message", role: "user", content: [{ type: "input_image", image: url, detail: "auto" }] },
+			];
+			await session.addItems(items);
+			expect(await session.getItems()).toEqual(items);
+			const id = await session.getSessionId();
+			expect(await conversation(store, id)).toEqual([`user: [image: https://example.com/${"a".repeat(179)}]`]);
+		});
+
 		it("continues a session it did not write: messages without items give the items they stand for", async () => {
 			const { store } = current();
 			const { id } = await store.create({ name: "from the runtime" });

@@ -13,6 +13,8 @@ export interface ChildTask {
 	/** Print "waiting" at the model's answer (or before the pop) and go on at "go". */
 	barrier?: boolean;
 	args?: unknown;
+	/** A transaction: print "waiting" once it is applied, and go on only at "go" (the test kills it there). */
+	hold?: boolean;
 }
 
 export interface RunOutcome extends ChildOutcome {

@@ -1,7 +1,8 @@
 // A process of its own for the multi-process tests: it opens the store the parent names, does one
 // thing with a StoreSession of the built package, and prints one JSON line with the outcome.
 // With `barrier`, it prints "waiting" at the point that must line up with the other processes
-// (the model's answer, or the pop) and goes on only when the parent writes "go".
+// (the model's answer, or the pop) and goes on only when the parent writes "go"; with `hold`, a
+// transaction prints "waiting" once applied.
 
 import { StoreSession } from "@agent/openai-agents";
 import { createFileStore } from "@agent/session-fs";
@@ -36,6 +37,9 @@ async function act() {
 			return { popped: (await session.popItem()) ?? null };
 		case "transaction":
 			await session.applyHistoryTransaction(task.args);
+			// `hold`: applied, then stopped here until the parent kills the process (a crash before the
+			// caller heard back, so the caller retries).
+			if (task.hold) await go();
 			return { items: await session.getItems() };
 		default:
 			throw new Error(`unknown action ${task.action}`);

@@ -3,9 +3,10 @@
 // conversation. On the file store and on PostgreSQL.
 import { fileURLToPath } from "node:url";
 import { agentSessions, Child, type ChildOutcome, onEveryStore, type StoreSpec } from "@agent/adapter-testing";
-import type { Message } from "@mariozechner/pi-ai";
+import { compact, prepareCompaction } from "@agent/compaction";
+import { fauxAssistantMessage, type Message } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { answerWeather, weatherAgent } from "../test/faux-agent.mjs";
+import { answerWeather, faux, weatherAgent } from "../test/faux-agent.mjs";
 import { persistAgent } from "./index.js";
 
 const SCRIPT = fileURLToPath(new URL("../test/child-agent.mjs", import.meta.url));
@@ -25,8 +26,17 @@ interface AgentTask {
 
 const children: Child<AgentOutcome>[] = [];
 afterEach(() => {
+	faux.setResponses([]);
 	for (const child of children.splice(0)) if (child.process.exitCode === null) child.process.kill("SIGKILL");
 });
+
+const SUMMARY = [
+	"## Goal\n- Know the weather",
+	"## Progress\n### Done\n- [x] Oslo, Rome, Kyiv",
+	"## Key Decisions\n- **Ask the tool**",
+	"## Next Steps\n1. Paris",
+	"## Critical Context\n- Oslo is sunny",
+].join("\n\n");
 
 function start(task: AgentTask): Child<AgentOutcome> {
 	const child = new Child<AgentOutcome>(SCRIPT, task);
@@ -73,6 +83,36 @@ onEveryStore((current) => {
 			]);
 			expect(shown).toContain('→ weather({"city":"Oslo"}) [call_Oslo]');
 			expect(shown).toContain("The forecast: sunny in Paris.");
+		});
+
+		it("a new process resumes after a compaction: the summary first, then the messages it kept, as in this process", async () => {
+			const { store, spec } = current();
+			const agent = weatherAgent();
+			const { sessionId } = await persistAgent(agent, { store });
+			for (const city of ["Oslo", "Rome", "Kyiv"]) {
+				answerWeather(city);
+				await agent.prompt(`weather in ${city}?`);
+			}
+			const plan = prepareCompaction((await store.open(sessionId)).path, {
+				enabled: true,
+				reserveTokens: 500,
+				keepRecentTokens: 30,
+			});
+			faux.setResponses(Array.from({ length: 4 }, () => fauxAssistantMessage(SUMMARY)));
+			await store.append(sessionId, [await compact(plan as NonNullable<typeof plan>, { model: faux.getModel() })]);
+			faux.setResponses([]);
+
+			const child = start({ store: spec, sessionId });
+			expect(await child.outcome, child.stderr).toMatchObject({ ok: true });
+			const [summary, ...kept] = loaded(child);
+			expect(summary).toMatchObject({
+				role: "user",
+				content: [{ type: "text", text: expect.stringContaining(SUMMARY) }],
+			});
+			expect(kept.length).toBeGreaterThan(0);
+			expect(kept.length).toBeLessThan(agent.state.messages.length - 1);
+			expect(kept).toEqual(JSON.parse(JSON.stringify(agent.state.messages.slice(-kept.length))));
+			expect(loaded(child)).toEqual(JSON.parse(JSON.stringify(await persistAgentMessages(store, sessionId))));
 		});
 
 		it("two processes prompting at once: one run takes the lease and writes its turn whole; the other fails with SESSION_LOCKED and writes nothing", async () => {

@@ -1,4 +1,12 @@
-import type { CompactionConfig } from "./settings.js";
+/**
+ * The `compaction:` section of config.yaml, in its snake_case spelling, as compactionConfigSchema
+ * (settings.ts) accepts it; settings.ts fails to compile when the two drift apart.
+ */
+export interface CompactionConfig {
+	enabled?: boolean | undefined;
+	reserve_tokens?: number | undefined;
+	keep_recent_tokens?: number | undefined;
+}
 
 /** Compaction settings (spec §7.5.1). */
 export interface CompactionSettings {

@@ -51,6 +51,7 @@ export function creationFactsOf(metadata: SessionMetadata): SessionMetadata {
 			...(metadata.identityKey !== undefined ? { identityKey: metadata.identityKey } : {}),
 			...(metadata.importedFrom !== undefined ? { importedFrom: metadata.importedFrom } : {}),
 			...(metadata.cwd !== undefined ? { cwd: metadata.cwd } : {}),
+			...(metadata.createdBy !== undefined ? { createdBy: metadata.createdBy } : {}),
 		},
 		new Date(metadata.createdAt),
 	);

@@ -1,8 +1,25 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type * as z from "zod";
+import { imageBlockSchema, textBlockSchema, thinkingBlockSchema, toolCallBlockSchema } from "./content.js";
 import { fastRecord } from "./fast-record.js";
 import { parseRecordLine } from "./parse.js";
-import { type RecordType, sessionRecordSchema } from "./records.js";
+import { type KnownRecordType, RECORD_TYPES } from "./record-kinds.js";
+import {
+	compactionRecordSchema,
+	customRecordSchema,
+	messageRecordSchema,
+	modelChangeRecordSchema,
+	pathSettingsSchema,
+	type RecordType,
+	sessionHeaderSchema,
+	sessionInfoRecordSchema,
+	sessionRecordSchema,
+	thinkingLevelChangeRecordSchema,
+	turnRecordSchema,
+	usageSchema,
+} from "./records.js";
+import * as keys from "./schema-keys.js";
 import { anyRecord, jsonValue, recordOf } from "./test-arbitraries.js";
 
 const HOT_TYPES: RecordType[] = [
@@ -88,6 +105,51 @@ const damagedRecord = fc
 		else Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
 		return copy;
 	});
+
+/** The keys of an object schema (a lazy one unwrapped, an optional one too), in its order. */
+function keysOf(schema: z.ZodType): string[] {
+	let inner = schema as z.ZodType & { unwrap?: () => z.ZodType; shape?: Record<string, unknown> };
+	while (!inner.shape && inner.unwrap) inner = inner.unwrap() as typeof inner;
+	return Object.keys(inner.shape ?? {});
+}
+
+describe("the hand check's key lists are the schemas' (schema-keys.ts is never written from memory)", () => {
+	it.each([
+		["MESSAGE_KEYS", keys.MESSAGE_KEYS, messageRecordSchema],
+		["COMPACTION_KEYS", keys.COMPACTION_KEYS, compactionRecordSchema],
+		["MODEL_CHANGE_KEYS", keys.MODEL_CHANGE_KEYS, modelChangeRecordSchema],
+		["THINKING_LEVEL_KEYS", keys.THINKING_LEVEL_KEYS, thinkingLevelChangeRecordSchema],
+		["SESSION_INFO_KEYS", keys.SESSION_INFO_KEYS, sessionInfoRecordSchema],
+		["CUSTOM_KEYS", keys.CUSTOM_KEYS, customRecordSchema],
+		["TURN_KEYS", keys.TURN_KEYS, turnRecordSchema],
+		["TURN_ERROR_KEYS", keys.TURN_ERROR_KEYS, turnRecordSchema.unwrap().shape.error],
+		["PATH_SETTINGS_KEYS", keys.PATH_SETTINGS_KEYS, pathSettingsSchema],
+		["PATH_MODEL_KEYS", keys.PATH_MODEL_KEYS, pathSettingsSchema.unwrap().shape.model],
+		["HEADER_KEYS", keys.HEADER_KEYS, sessionHeaderSchema],
+		["IMPORTED_FROM_KEYS", keys.IMPORTED_FROM_KEYS, sessionHeaderSchema.unwrap().shape.importedFrom],
+		["FORKED_FROM_KEYS", keys.FORKED_FROM_KEYS, sessionHeaderSchema.unwrap().shape.forkedFrom],
+		["USAGE_KEYS", keys.USAGE_KEYS, usageSchema],
+		["COST_KEYS", keys.COST_KEYS, usageSchema.unwrap().shape.cost],
+		["TEXT_KEYS", keys.TEXT_KEYS, textBlockSchema],
+		["THINKING_KEYS", keys.THINKING_KEYS, thinkingBlockSchema],
+		["TOOL_CALL_KEYS", keys.TOOL_CALL_KEYS, toolCallBlockSchema],
+		["IMAGE_KEYS", keys.IMAGE_KEYS, imageBlockSchema],
+	] as const)("%s", (_name, list, schema) => {
+		expect(keysOf(schema as z.ZodType).length).toBeGreaterThan(1);
+		expect(list).toEqual(keysOf(schema as z.ZodType));
+	});
+
+	it("RECORD_TYPES (record-kinds.ts, read without zod) are the schemas' record types", () => {
+		expectTypeOf<KnownRecordType>().toEqualTypeOf<RecordType>();
+		const union = sessionRecordSchema.unwrap() as unknown as { options: z.ZodType[] };
+		const types = union.options.map((option) => {
+			const recordType = (option as unknown as { unwrap(): { shape: { recordType: { value: string } } } }).unwrap()
+				.shape.recordType;
+			return recordType.value;
+		});
+		expect([...RECORD_TYPES].sort()).toEqual(types.sort());
+	});
+});
 
 describe("fastRecord", () => {
 	it("gives zod's output, key order included, for every valid record", () => {

@@ -1,5 +1,43 @@
+import {
+	BAD,
+	type BaseFill,
+	fields,
+	isInt,
+	isNumber,
+	isPlain,
+	isString,
+	keep,
+	keyState,
+	nonEmpty,
+	ORDERED,
+	optionalString,
+	type Plain,
+	strings,
+	UNORDERED,
+} from "./hand-check.js";
 import { COMPACTION_TRIGGERS, MESSAGE_ROLES, SESSION_SOURCES, STOP_REASONS, TURN_OUTCOMES } from "./record-kinds.js";
 import type { SessionRecord } from "./records.js";
+import {
+	COMPACTION_KEYS,
+	COST_KEYS,
+	CUSTOM_KEYS,
+	FORKED_FROM_KEYS,
+	HEADER_KEYS,
+	IMAGE_KEYS,
+	IMPORTED_FROM_KEYS,
+	MESSAGE_KEYS,
+	MODEL_CHANGE_KEYS,
+	PATH_MODEL_KEYS,
+	PATH_SETTINGS_KEYS,
+	SESSION_INFO_KEYS,
+	TEXT_KEYS,
+	THINKING_KEYS,
+	THINKING_LEVEL_KEYS,
+	TOOL_CALL_KEYS,
+	TURN_ERROR_KEYS,
+	TURN_KEYS,
+	USAGE_KEYS,
+} from "./schema-keys.js";
 
 /**
  * The hot record types (message, compaction, model_change, thinking_level_change, session_info,
@@ -60,131 +98,14 @@ export interface FastRecordOptions {
 	fill?: BaseFill;
 }
 
-/** The fields an append fills in. */
-export interface BaseFill {
-	schemaVersion: number;
-	seq: number;
-	timestamp: string;
-}
-
-type Plain = Record<string, unknown>;
-
-const BASE_KEYS = ["recordType", "schemaVersion", "seq", "timestamp", "parentSeq", "session"];
-const MESSAGE_KEYS = [
-	...BASE_KEYS,
-	"role",
-	"content",
-	"toolCallId",
-	"toolName",
-	"isError",
-	"details",
-	"api",
-	"provider",
-	"model",
-	"usage",
-	"stopReason",
-	"errorMessage",
-];
-const COMPACTION_KEYS = [
-	...BASE_KEYS,
-	"firstKeptSeq",
-	"summary",
-	"tokensBefore",
-	"tokensAfter",
-	"readFiles",
-	"modifiedFiles",
-	"trigger",
-	"pathSettings",
-];
-const MODEL_CHANGE_KEYS = [...BASE_KEYS, "provider", "modelId"];
-const THINKING_LEVEL_KEYS = [...BASE_KEYS, "thinkingLevel"];
-const SESSION_INFO_KEYS = [...BASE_KEYS, "name"];
-const CUSTOM_KEYS = [...BASE_KEYS, "customType", "data"];
-const TURN_KEYS = [
-	...BASE_KEYS,
-	"turnId",
-	"outcome",
-	"startedAt",
-	"durationMs",
-	"model",
-	"usage",
-	"error",
-	"firstSeq",
-	"lastSeq",
-];
-const TURN_ERROR_KEYS = ["code", "message"];
-const PATH_SETTINGS_KEYS = ["model", "thinkingLevel"];
-const PATH_MODEL_KEYS = ["provider", "modelId"];
-const HEADER_KEYS = [
-	"createdAt",
-	"name",
-	"model",
-	"source",
-	"cronJobId",
-	"systemPromptOverride",
-	"identityKey",
-	"cwd",
-	"importedFrom",
-	"forkedFrom",
-	"uptimeSeconds",
-];
-const HEADER_STRING_KEYS = ["name", "model", "cronJobId", "systemPromptOverride", "identityKey", "cwd"];
-const IMPORTED_FROM_KEYS = ["format", "sourceId"];
-const FORKED_FROM_KEYS = ["sessionId", "seq"];
-const USAGE_KEYS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"];
+const HEADER_STRING_KEYS = ["name", "model", "cronJobId", "systemPromptOverride", "identityKey", "cwd", "createdBy"];
 const USAGE_NUMBER_KEYS = USAGE_KEYS.slice(0, 5);
-const COST_KEYS = ["input", "output", "cacheRead", "cacheWrite", "total"];
-
 const MESSAGE_STRING_KEYS = ["toolName", "api", "provider", "model", "errorMessage"];
 const ROLES: ReadonlySet<string> = new Set(MESSAGE_ROLES);
 const STOPS: ReadonlySet<string> = new Set(STOP_REASONS);
 const TRIGGERS: ReadonlySet<string> = new Set(COMPACTION_TRIGGERS);
 const OUTCOMES: ReadonlySet<string> = new Set(TURN_OUTCOMES);
 const SOURCES: ReadonlySet<string> = new Set(SESSION_SOURCES);
-
-function isPlain(value: unknown): value is Plain {
-	if (typeof value !== "object" || value === null) return false;
-	const proto = Object.getPrototypeOf(value);
-	return proto === Object.prototype;
-}
-
-const isString = (value: unknown): value is string => typeof value === "string";
-const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.length > 0;
-const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
-const isInt = (value: unknown, min: number): value is number => Number.isSafeInteger(value) && (value as number) >= min;
-
-const BAD = 0;
-const UNORDERED = 1;
-const ORDERED = 2;
-type KeyState = typeof BAD | typeof UNORDERED | typeof ORDERED;
-
-/** BAD unless every own key of `value` is one of `keys` with a defined value; ORDERED when they also come in that order. */
-function keyState(value: Plain, keys: readonly string[]): KeyState {
-	let last = -1;
-	let state: KeyState = ORDERED;
-	for (const key in value) {
-		if (!Object.hasOwn(value, key) || value[key] === undefined) return BAD;
-		const index = keys.indexOf(key);
-		if (index < 0) return BAD;
-		if (index < last) state = UNORDERED;
-		last = index;
-	}
-	return state;
-}
-
-/**
- * `value` itself when it may be reused as it is, else a copy of its present keys (and those of
- * `fill`, which win) in the order of `keys`.
- */
-function keep(value: Plain, keys: readonly string[], state: KeyState, reuse: boolean, fill?: BaseFill): Plain {
-	if (reuse && state === ORDERED) return value;
-	const out: Plain = {};
-	for (const key of keys) {
-		if (fill && key in fill) out[key] = fill[key as keyof BaseFill];
-		else if (key in value) out[key] = value[key];
-	}
-	return out;
-}
 
 /** True when the fields every record has are right (schemaVersion, seq and timestamp from `fill` when given). */
 function baseOk(value: Plain, fill?: BaseFill): boolean {
@@ -309,15 +230,6 @@ function contentBlock(block: unknown, reuse: boolean): Plain | undefined {
 	}
 }
 
-const TEXT_KEYS = ["type", "text", "textSignature"];
-const THINKING_KEYS = ["type", "thinking", "thinkingSignature", "redacted"];
-const TOOL_CALL_KEYS = ["type", "id", "name", "arguments", "thoughtSignature"];
-const IMAGE_KEYS = ["type", "data", "mimeType"];
-
-function optionalString(value: Plain, key: string): boolean {
-	return !(key in value) || isString(value[key]);
-}
-
 function compaction(value: Plain, reuse: boolean, fill?: BaseFill): SessionRecord | undefined {
 	const state = keyState(value, COMPACTION_KEYS);
 	if (
@@ -428,23 +340,4 @@ function nestedFields(
 ): Plain | undefined | null {
 	if (!(key in value)) return undefined;
 	return fields(value[key], keys, reuse, ok) ?? null;
-}
-
-/** A small object of plain fields (`ok` checks them): itself when it may be reused, else a copy in `keys` order. */
-function fields(
-	value: unknown,
-	keys: readonly string[],
-	reuse: boolean,
-	ok: (given: Plain) => boolean,
-): Plain | undefined {
-	if (!isPlain(value)) return undefined;
-	const state = keyState(value, keys);
-	if (state === BAD || !ok(value)) return undefined;
-	return keep(value, keys, state, reuse);
-}
-
-function strings(value: unknown): value is string[] {
-	if (!Array.isArray(value)) return false;
-	for (const item of value) if (typeof item !== "string") return false;
-	return true;
 }

@@ -24,6 +24,8 @@ export function forkMetadata(
 			...(name !== undefined ? { name } : {}),
 			...(source.systemPromptOverride !== undefined ? { systemPromptOverride: source.systemPromptOverride } : {}),
 			...(source.cwd !== undefined ? { cwd: source.cwd } : {}),
+			// A fork stays with the owner of what it was forked from (a user may only fork their own).
+			...(source.createdBy !== undefined ? { createdBy: source.createdBy } : {}),
 		},
 		now,
 	);

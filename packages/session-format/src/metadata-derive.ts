@@ -39,6 +39,7 @@ export function newMetadata(id: string, options: CreateSessionOptions, now: Date
 	if (options.systemPromptOverride !== undefined) metadata.systemPromptOverride = options.systemPromptOverride;
 	if (options.identityKey !== undefined) metadata.identityKey = options.identityKey;
 	if (options.cwd !== undefined) metadata.cwd = options.cwd;
+	if (options.createdBy !== undefined) metadata.createdBy = options.createdBy;
 	if (options.uptimeSeconds !== undefined && options.uptimeSeconds > 0) metadata.uptimeSeconds = options.uptimeSeconds;
 	if (options.importedFrom !== undefined) metadata.importedFrom = { ...options.importedFrom };
 	return metadata;
@@ -73,6 +74,7 @@ export function sessionHeaderOf(metadata: SessionMetadata): SessionHeader {
 	if (metadata.systemPromptOverride !== undefined) header.systemPromptOverride = metadata.systemPromptOverride;
 	if (metadata.identityKey !== undefined) header.identityKey = metadata.identityKey;
 	if (metadata.cwd !== undefined) header.cwd = metadata.cwd;
+	if (metadata.createdBy !== undefined) header.createdBy = metadata.createdBy;
 	if (metadata.importedFrom !== undefined) header.importedFrom = { ...metadata.importedFrom };
 	if (metadata.forkedFrom !== undefined) header.forkedFrom = { ...metadata.forkedFrom };
 	if (metadata.uptimeSeconds !== undefined) header.uptimeSeconds = metadata.uptimeSeconds;
@@ -205,6 +207,7 @@ function applyHeader(metadata: SessionMetadata, header: SessionHeader, first: bo
 	setOrDelete(metadata, "systemPromptOverride", header.systemPromptOverride);
 	setOrDelete(metadata, "identityKey", header.identityKey);
 	setOrDelete(metadata, "cwd", header.cwd);
+	setOrDelete(metadata, "createdBy", header.createdBy);
 	setOrDelete(metadata, "importedFrom", header.importedFrom && { ...header.importedFrom });
 	setOrDelete(metadata, "forkedFrom", header.forkedFrom && { ...header.forkedFrom });
 	// The uptime a session starts with; records after the header add to it.

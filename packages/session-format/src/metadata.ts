@@ -73,6 +73,8 @@ export const sessionMetadataSchema = lazySchema(() =>
 		importedFrom: z.object({ format: z.string(), sourceId: z.string() }).optional(),
 		/** The working directory the session belongs to (a project), when it records one. */
 		cwd: z.string().optional(),
+		/** The user that created the session (a server's authenticated user), when one did. */
+		createdBy: z.string().optional(),
 		/**
 		 * The text of the first user message, whitespace collapsed, cut at FIRST_MESSAGE_CHARS: what
 		 * shows an unnamed session in lists and pickers.

@@ -139,6 +139,16 @@ function parseObject(value: unknown, reuse: boolean, check: SchemaCheck | undefi
 	return version < CURRENT_SCHEMA_VERSION ? { ok: true, record, migratedFrom: version } : { ok: true, record };
 }
 
+/** Why a line is not a record, in a reader's words: the problem and, for a schema violation, where. */
+export function lineProblemReason(problem: LineProblem): string {
+	return problem.path ? `${problem.message} (at ${problem.path})` : problem.message;
+}
+
+/** True for a record kept opaque (a newer schemaVersion or an unknown recordType). */
+export function isOpaque(record: StoredRecord): record is OpaqueRecord {
+	return record.recordType === "opaque";
+}
+
 function opaque(object: Record<string, unknown>, seq: number, version: number, reason: string): ParsedLine {
 	const parentSeq = object.parentSeq;
 	const record: OpaqueRecord = {

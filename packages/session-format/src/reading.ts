@@ -6,8 +6,8 @@
  * accept is decided by the schemas loaded on demand (loadSchemaChecks). Types are all here.
  */
 export { appendViolation, type InvariantViolation } from "./append-invariants.js";
-export { checkCompactions, type ReadLogPath } from "./compaction-check.js";
 export {
+	type CompactionConfig,
 	type CompactionSettings,
 	compactionSettingsOf,
 	compactionSettingsToConfig,
@@ -27,7 +27,6 @@ export {
 	type EphemeralMessage,
 	type SessionContext,
 } from "./context.js";
-export { DeferredSessions, type HeldSession } from "./deferred-sessions.js";
 export {
 	type AgentErrorCode,
 	AgentSessionError,
@@ -39,34 +38,19 @@ export {
 	SessionLockedError,
 	SessionNotFoundError,
 } from "./errors.js";
-export { checkExactSeqs, creationFactsOf } from "./exact-records.js";
-export { forkedRecord, forkMetadata, withSessionHeader } from "./fork-plan.js";
+export { creationFactsOf } from "./exact-records.js";
 export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
 export { FIELD_LIMITS, findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
 export { decodeListCursor, encodeListCursor, type ListCursor, listingTime } from "./list-cursor.js";
 export type { ParsedLog, ParseLogOptions } from "./log.js";
 export type { SessionMetadata, SessionMetrics, SessionSource, TokenTotals } from "./metadata.js";
-export {
-	applyLegacyCreationFacts,
-	applyLegacyRunningFacts,
-	applyRecord,
-	cloneMetadata,
-	modelDefault,
-	newMetadata,
-	rebuildBase,
-	sessionHeaderOf,
-} from "./metadata-derive.js";
-export { hasHeader, MetadataRebuild } from "./metadata-rebuild.js";
 export { LEGACY_TOOL_NAMES, migrateRecord } from "./migrate.js";
 export { modelLabel } from "./model-label.js";
-export { contextOf, openInMemory } from "./open-path.js";
-export type { LineProblem, LineProblemCode, ParsedLine, SchemaCheck } from "./parse-line.js";
+export { isOpaque, type LineProblem, type LineProblemCode, type ParsedLine, type SchemaCheck } from "./parse-line.js";
 export { PathSettingsFollower, pathSettingsOf } from "./path-settings.js";
-export { type DescendingPath, type DescendingWalkOptions, walkPathDescending } from "./path-walk.js";
 export {
 	COMPACTION_TRIGGERS,
 	CURRENT_SCHEMA_VERSION,
-	isOpaque,
 	isSideRecord,
 	KNOWN_RECORD_TYPES,
 	MESSAGE_ROLES,
@@ -109,24 +93,13 @@ export type { MetadataCheck } from "./schema-checks.js";
 export { loadSchemaChecks, schemaChecksLoaded, tryCheckMetadata, tryParseRecordLine } from "./schemas-on-demand.js";
 export { recordLine, serializeRecord } from "./serialize.js";
 export { type SessionContextDefaults, sessionContextDefaults } from "./session-defaults.js";
-export type { CompactionConfig } from "./settings.js";
-export { type ModelStats, type SessionStats, summarizeSessions } from "./stats.js";
-export {
-	checkAcceptedTurn,
-	checkCreateOptions,
-	checkIdentityKey,
-	checkLabel,
-	checkListOptions,
-	checkName,
-	checkSearchArgs,
-	checkSeconds,
-	checkTurnId,
-} from "./store-args.js";
+export { type ModelStats, type SessionStats, summarizeSessions, type UserStats } from "./stats.js";
 export type {
 	AcceptedTurn,
 	AppendOptions,
 	AppendResult,
 	CreateSessionOptions,
+	EventRelay,
 	ForkOptions,
 	JournaledTurn,
 	ListJsonPage,
@@ -136,6 +109,7 @@ export type {
 	OpenOptions,
 	ReadOptions,
 	RecordProblem,
+	RelayedEvents,
 	SearchOptions,
 	SeqGap,
 	SessionImportTarget,
@@ -169,4 +143,3 @@ export {
 export { emptyMetrics, emptyTokenTotals } from "./token-totals.js";
 export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
 export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";
-export { gapAcknowledged, unportableTextProblem, verifyPasses } from "./verify-rules.js";

@@ -1,5 +1,3 @@
-import type { OpaqueRecord, RecordType, StoredRecord } from "./records.js";
-
 /**
  * The kinds of records and their fixed vocabularies, as plain values: what reading needs. The zod
  * schemas (records.ts) are built from these lists, and loaded only by what validates with them,
@@ -14,12 +12,13 @@ export const MESSAGE_ROLES = ["user", "assistant", "toolResult"] as const;
 export const COMPACTION_TRIGGERS = ["threshold", "overflow", "manual"] as const;
 /**
  * "interrupted": accepted, then lost with the process running it (recorded when the session was next
- * leased). "timed_out": stopped at a deadline (the turn's, or a model call's without progress).
+ * leased), or stopped by its process stopping. "timed_out": stopped at a deadline (the turn's, or a
+ * model call's without progress).
  */
 export const TURN_OUTCOMES = ["completed", "failed", "cancelled", "interrupted", "timed_out"] as const;
 export const SESSION_SOURCES = ["interactive", "cron"] as const;
 
-export const RECORD_TYPES: readonly RecordType[] = [
+const RECORD_TYPE_NAMES = [
 	"message",
 	"compaction",
 	"model_change",
@@ -34,7 +33,12 @@ export const RECORD_TYPES: readonly RecordType[] = [
 	"uptime",
 	"turn",
 	"damage_ack",
-];
+] as const;
+
+/** The record types this library writes (records.ts checks RecordType, from the schemas, is this union). */
+export type KnownRecordType = (typeof RECORD_TYPE_NAMES)[number];
+
+export const RECORD_TYPES: readonly KnownRecordType[] = RECORD_TYPE_NAMES;
 
 /**
  * Side records are about the session, not the conversation: they belong to no branch. They are
@@ -43,7 +47,7 @@ export const RECORD_TYPES: readonly RecordType[] = [
  * leaf after a side record is its parent (resolved the same way): where it was, or, for a
  * `leaf_change`, the leaf it moves to.
  */
-export const SIDE_RECORD_TYPES: ReadonlySet<string> = new Set<RecordType>([
+export const SIDE_RECORD_TYPES: ReadonlySet<string> = new Set<KnownRecordType>([
 	"session_info",
 	"label",
 	"leaf_change",
@@ -60,10 +64,6 @@ export function isSideRecord(record: { recordType: string }): boolean {
 
 /** The record types this library reads and writes (an object with another is kept opaque). */
 export const KNOWN_RECORD_TYPES: ReadonlySet<string> = new Set<string>(RECORD_TYPES);
-
-export function isOpaque(record: StoredRecord): record is OpaqueRecord {
-	return record.recordType === "opaque";
-}
 
 /** The seq of the parent of `record` per the tree rule: absent parentSeq means seq - 1. */
 export function parentSeqOf(record: { seq: number; parentSeq?: number | null | undefined }): number | null {

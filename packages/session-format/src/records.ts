@@ -34,6 +34,8 @@ export const sessionHeaderSchema = lazySchema(() =>
 		identityKey: z.string().optional(),
 		/** The working directory the session belongs to (a project). */
 		cwd: z.string().optional(),
+		/** The user that created the session (a server's authenticated user). */
+		createdBy: z.string().optional(),
 		importedFrom: z.object({ format: z.string(), sourceId: z.string() }).optional(),
 		forkedFrom: z.object({ sessionId: z.string(), seq: z.number().int().min(0) }).optional(),
 		/** Active time the session starts with (an import keeps its source's); uptime and turn records add to it. */

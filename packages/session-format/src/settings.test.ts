@@ -1,9 +1,19 @@
-import { describe, expect, it } from "vitest";
-import { compactionSettingsToConfig, DEFAULT_COMPACTION_SETTINGS } from "./compaction-settings.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type * as z from "zod";
+import {
+	type CompactionConfig,
+	compactionSettingsToConfig,
+	DEFAULT_COMPACTION_SETTINGS,
+} from "./compaction-settings.js";
 import { sessionMetadataSchema } from "./metadata.js";
-import { compactionSettingsFromConfig } from "./settings.js";
+import { compactionConfigSchema, compactionSettingsFromConfig } from "./settings.js";
 
 describe("CompactionSettings (spec §7.5.1)", () => {
+	it("CompactionConfig, written by hand for readers without zod, is the schema's type (checked by tsc)", () => {
+		expectTypeOf<z.infer<typeof compactionConfigSchema>>().toEqualTypeOf<CompactionConfig>();
+		expect(compactionConfigSchema.parse({ enabled: false })).toEqual({ enabled: false });
+	});
+
 	it("defaults are the spec's: enabled, reserve 16384, keep recent 20000", () => {
 		expect(DEFAULT_COMPACTION_SETTINGS).toEqual({ enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 });
 		expect(compactionSettingsFromConfig(undefined)).toEqual(DEFAULT_COMPACTION_SETTINGS);

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type CompactionSettings, compactionSettingsOf } from "./compaction-settings.js";
+import { type CompactionConfig, type CompactionSettings, compactionSettingsOf } from "./compaction-settings.js";
 import { lazySchema } from "./lazy-schema.js";
 
 /** The `compaction:` section of config.yaml, in its snake_case spelling. */
@@ -12,8 +12,6 @@ export const compactionConfigSchema = lazySchema(() =>
 		})
 		.strict(),
 );
-
-export type CompactionConfig = z.infer<typeof compactionConfigSchema>;
 
 /** The settings of a config section, checked by compactionConfigSchema (throws on a bad one). */
 export function compactionSettingsFromConfig(config: CompactionConfig | undefined | null): CompactionSettings {

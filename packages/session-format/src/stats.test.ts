@@ -93,10 +93,34 @@ describe("summarizeSessions", () => {
 		expect(stats.byModel["demo/demo"]).toMatchObject({ sessions: 1, cacheRead: 1, cost: 0.15 });
 	});
 
+	it("adds up usage and cost per user that created the sessions; sessions without one count in the totals only", () => {
+		const spent = (cost: number, turns: number) => ({
+			...emptyMetrics(),
+			input: 10 * turns,
+			output: 5 * turns,
+			totalTokens: 15 * turns,
+			cost,
+			turns,
+		});
+		const stats = summarizeSessions([
+			session({ createdBy: "bob", metrics: spent(0.5, 2) }),
+			session({ createdBy: "alice", metrics: spent(0.25, 1) }),
+			session({ createdBy: "bob", metrics: spent(1, 4) }),
+			session({ createdBy: "carol" }),
+			session({ metrics: spent(2, 3) }),
+		]);
+		expect(Object.keys(stats.byUser)).toEqual(["alice", "bob", "carol"]);
+		expect(stats.byUser.bob).toMatchObject({ sessions: 2, cost: 1.5, turns: 6, totalTokens: 90 });
+		expect(stats.byUser.alice).toMatchObject({ sessions: 1, cost: 0.25, turns: 1 });
+		expect(stats.byUser.carol).toMatchObject({ sessions: 1, cost: 0, turns: 0 });
+		expect(stats.totals.cost).toBe(3.75);
+	});
+
 	it("gives zeros for no sessions", () => {
 		const stats = summarizeSessions([]);
 		expect(stats.sessions).toBe(0);
 		expect(stats.totals.totalTokens).toBe(0);
 		expect(stats.byModel).toEqual({});
+		expect(stats.byUser).toEqual({});
 	});
 });

@@ -19,6 +19,7 @@ const CREATE_LIMITS = {
 	cronJobId: FIELD_LIMITS.name,
 	identityKey: FIELD_LIMITS.id,
 	cwd: 4096,
+	createdBy: FIELD_LIMITS.name,
 	systemPromptOverride: 1 << 20,
 } as const;
 
@@ -106,6 +107,7 @@ export function checkListOptions(options: ListOptions): void {
 	if (options.search !== undefined) checkTextArgument("search", options.search);
 	if (options.identityKey !== undefined) checkTextArgument("identityKey", options.identityKey);
 	if (options.cwd !== undefined) checkTextArgument("cwd", options.cwd);
+	if (options.createdBy !== undefined) checkTextArgument("createdBy", options.createdBy);
 	if (options.cursor !== undefined && typeof options.cursor !== "string") {
 		throw invalidArgument(`cursor must be the nextCursor of a previous page, got ${typeof options.cursor}`);
 	}
@@ -125,6 +127,7 @@ export function checkSearchArgs(query: unknown, options: SearchOptions): void {
 	checkLimit("search", options.limit);
 	checkArchived(options.archived);
 	if (options.cwd !== undefined) checkTextArgument("cwd", options.cwd);
+	if (options.createdBy !== undefined) checkTextArgument("createdBy", options.createdBy);
 }
 
 export function checkSeconds(seconds: unknown): void {

@@ -1,7 +1,11 @@
 /**
- * The storage contract: what every session store backend implements (the filesystem store in
- * @agent/session-fs is the embedded default; a PostgreSQL store is planned). Types only; one
- * conformance suite (@agent/store-conformance) runs unchanged against every backend.
+ * The storage contract: what every session store gives its users (the filesystem store in
+ * @agent/session-fs is the embedded default; @agent/session-pg keeps sessions in PostgreSQL).
+ * Types only. A store is written as a narrow SessionBackend (session-backend.ts: the writer and
+ * lease, reading, tailing, listing, search, fork, delete, adopt, the turn journal) that
+ * `createSessionStore` (@agent/session-format/store-kit) makes into this contract, doing the rest
+ * once for every backend; one conformance suite (@agent/store-conformance) runs unchanged against
+ * every backend.
  *
  * The log is the whole truth: every fact about a session (its creation facts, name, archive
  * state, active leaf, labels, uptime, fork origin) is a record of its log, so whatever a backend
@@ -38,6 +42,11 @@ export interface CreateSessionOptions {
 	importedFrom?: { format: string; sourceId: string };
 	/** The working directory the session belongs to (a project); `list({ cwd })` finds it. */
 	cwd?: string;
+	/**
+	 * The user that created the session (a server's authenticated user): a creation fact in its log,
+	 * which `list({ createdBy })` and `search(q, { createdBy })` filter on. A fork keeps it.
+	 */
+	createdBy?: string;
 	/** Active time the session starts with (an importer keeps its source's); default 0. */
 	uptimeSeconds?: number;
 	/**
@@ -106,6 +115,8 @@ export interface ListOptions {
 	identityKey?: string;
 	/** Only sessions that record this working directory. */
 	cwd?: string;
+	/** Only sessions created by this user (CreateSessionOptions.createdBy). */
+	createdBy?: string;
 	limit?: number;
 	/** The nextCursor of a previous page. */
 	cursor?: string;
@@ -116,6 +127,8 @@ export interface SearchOptions {
 	archived?: boolean | "only";
 	/** Only sessions that record this working directory. */
 	cwd?: string;
+	/** Only sessions created by this user (CreateSessionOptions.createdBy). */
+	createdBy?: string;
 	/** At most this many hits (default 100). */
 	limit?: number;
 	signal?: AbortSignal;
@@ -285,10 +298,54 @@ export interface SessionStore {
 	 */
 	watch?(onChange: (change: StoreChange) => void): Promise<StoreWatcher>;
 	/**
-	 * Optional: releases what the store holds (connections and pools, watchers, timers), so that a
-	 * process can exit by itself. Resolves once they are released; the store is not used after it.
+	 * Optional, for several instances over one store: claims one tick of a scheduled job for
+	 * `instance`: true for exactly one of the instances that ask about the same job and tick, so
+	 * each job runs once per tick however many instances schedule it. Absent on a store only one
+	 * process serves (the file store): every tick is its own.
 	 */
-	close?(): Promise<void>;
+	claimJobTick?(jobId: string, tick: Date, instance: string): Promise<boolean>;
+	/**
+	 * Optional, beside claimJobTick: forgets the claims of ticks before `before` (a claim matters
+	 * only while the instances' timers for its tick fire); returns how many went.
+	 */
+	pruneJobTicks?(before: Date): Promise<number>;
+	/**
+	 * Optional, for several instances over one store: shares events between the instances (every
+	 * event of this one is sent to the others, theirs emitted here), so a client of any instance
+	 * sees every turn. Absent where one process serves the store.
+	 */
+	relayEvents?<E>(events: RelayedEvents<E>): Promise<EventRelay>;
+	/** Optional: where the sessions live, for a start-up line (a directory; a database URL without its password). */
+	describe?(): string;
+	/**
+	 * Lets go of everything the store holds — leases it gave out and their locks, watches, timers,
+	 * connections — so a process that used it exits by itself. Using the store afterwards is an
+	 * error (the file store may still answer). Resolves once all of it is let go; closing twice is
+	 * closing once.
+	 */
+	close(): Promise<void>;
+	/** `close()`, for `await using store = ...`. */
+	[Symbol.asyncDispose](): Promise<void>;
+}
+
+/** What a store's relayEvents shares between instances: this instance's events, and where the others' go. */
+export interface RelayedEvents<E> {
+	/** Called for every event of this instance (to be sent to the others); returns how to stop. */
+	subscribe(listener: (event: E) => void): () => void;
+	/** Hands an event from another instance to this one's listeners (WebSocket clients). */
+	emit(event: E): void;
+	/**
+	 * Optional: one event that says what `earlier` and then `later` say (e.g. two streamed pieces of
+	 * one reply), or undefined when they cannot be one. Events waiting to be sent together are merged.
+	 */
+	merge?(earlier: E, later: E): E | undefined;
+}
+
+/** A running relay (SessionStore.relayEvents). */
+export interface EventRelay {
+	/** This instance's id in the relay (what it claims job ticks as). */
+	readonly instance: string;
+	close(): Promise<void>;
 }
 
 /** A change to a session, as a store's `watch` reports it. */

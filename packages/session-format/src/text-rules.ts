@@ -97,7 +97,15 @@ export const BLOCK_NAME_FIELDS: Readonly<Record<string, ReadonlyArray<readonly [
 };
 
 /** The name fields of the session header (the creation facts on a log's first record). */
-const HEADER_NAME_FIELDS = ["name", "model", "cronJobId", "systemPromptOverride", "identityKey", "cwd"] as const;
+const HEADER_NAME_FIELDS = [
+	"name",
+	"model",
+	"cronJobId",
+	"systemPromptOverride",
+	"identityKey",
+	"cwd",
+	"createdBy",
+] as const;
 
 function invalidArgument(message: string): AgentSessionError {
 	return new AgentSessionError("INVALID_ARGUMENT", `@agent/session-format: ${message}`);

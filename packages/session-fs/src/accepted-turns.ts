@@ -1,17 +1,12 @@
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, readdirSync, renameSync, rmdirSync, rmSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import {
-	type AcceptedTurn,
-	AgentSessionError,
-	checkAcceptedTurn,
-	checkTurnId,
-	type JournaledTurn,
-} from "@agent/session-format/reading";
+import { type AcceptedTurn, AgentSessionError, type JournaledTurn } from "@agent/session-format/reading";
+import { checkAcceptedTurn } from "@agent/session-format/store-kit";
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import type { SessionPaths } from "./paths.js";
 import { isProcessAlive } from "./process-alive.js";
-import { CREATE_FLAGS, DIR_READ_FLAGS, makePrivateDir, openOwnFile, readOwnFileCapped } from "./safe-files.js";
+import { CREATE_FLAGS, makePrivateDir, openOwnFile, readOwnFileCapped, syncDirectory } from "./safe-files.js";
 
 /**
  * The turn journal of the file store: one file per accepted turn, `accepted/<turnId>.json` in the
@@ -34,8 +29,8 @@ function dirOf(paths: SessionPaths): string {
 	return join(paths.dir, DIR);
 }
 
+/** Notes a turn (checked by the store shell, its id a safe file name). */
 export function noteAcceptedTurn(paths: SessionPaths, turn: AcceptedTurn, fsync: boolean): void {
-	checkAcceptedTurn(turn);
 	const entry: Entry = { ...turn, owner: { pid: process.pid, host: HOST } };
 	// The directory goes when its last turn is forgotten; one removed between making it and
 	// writing into it is made again.
@@ -105,7 +100,6 @@ export function acceptedTurns(paths: SessionPaths): JournaledTurn[] {
 }
 
 export function forgetAcceptedTurn(paths: SessionPaths, turnId: string): void {
-	checkTurnId(turnId);
 	try {
 		rmSync(join(dirOf(paths), `${turnId}.json`), { force: true });
 	} catch (error) {
@@ -115,14 +109,5 @@ export function forgetAcceptedTurn(paths: SessionPaths, turnId: string): void {
 		rmdirSync(dirOf(paths));
 	} catch {
 		// Another turn is noted (ENOTEMPTY), or the directory is gone already.
-	}
-}
-
-function syncDirectory(dir: string): void {
-	const fd = openSync(dir, DIR_READ_FLAGS);
-	try {
-		fsyncSync(fd);
-	} finally {
-		closeSync(fd);
 	}
 }

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync } from "node:fs";
-import type { HeldSession } from "@agent/session-format/reading";
+import type { HeldSession } from "@agent/session-format/store-kit";
 import { storageFailure } from "./errors.js";
 import { writeMetadataFile } from "./metadata-file.js";
 import type { ResolvedOptions } from "./options.js";

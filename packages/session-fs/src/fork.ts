@@ -1,16 +1,18 @@
 import { closeSync, fsyncSync, readSync, rmSync } from "node:fs";
 import {
-	applyRecord,
 	type ForkOptions,
-	forkedRecord,
-	forkMetadata,
 	loadSchemaChecks,
 	type SessionMetadata,
 	type StoredRecord,
 	serializeRecord,
+} from "@agent/session-format/reading";
+import {
+	applyRecord,
+	forkedRecord,
+	forkMetadata,
 	sessionHeaderOf,
 	withSessionHeader,
-} from "@agent/session-format/reading";
+} from "@agent/session-format/store-kit";
 import { invalidArgument } from "./errors.js";
 import type { RawLine } from "./line-reader.js";
 import type { LogView } from "./log-view.js";

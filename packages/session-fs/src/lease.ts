@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { AppendResult, LeaseHolder, RecordInput, SessionLease } from "@agent/session-format/reading";
-import { aborted, invalidArgument, locked } from "./errors.js";
+import { aborted, leaseReleased, locked } from "./errors.js";
 import { acquireFileLock, type HeldLock } from "./file-lock.js";
 import { markMetadataChanged } from "./metadata-changes.js";
 import { acquireMutex, MutexTimeoutError } from "./mutex.js";
@@ -43,7 +43,7 @@ export class FileSessionLease implements SessionLease {
 	run<T>(work: (writer: SessionWriter) => Promise<T>): Promise<T> {
 		const next = this.chain.then(() => {
 			if (this.released) {
-				throw invalidArgument(`the lease on session ${this.sessionId} was released; take a new one with store.lease()`);
+				throw leaseReleased(this.sessionId);
 			}
 			return work(this.writer);
 		});

@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readdirSync, statSync } from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import {
 	decodeListCursor,
@@ -102,6 +102,24 @@ export function holdsSession(dir: string): boolean {
 	return existsSync(join(dir, LOG_FILE)) || existsSync(join(dir, METADATA_FILE));
 }
 
+/** The sessions verify checks, in id order: every directory holding one, and a symbolic link in one's place. */
+export function sessionDirsToCheck(home: string): string[] {
+	const root = sessionsRoot(home);
+	let names: string[];
+	try {
+		names = readdirSync(root);
+	} catch {
+		return [];
+	}
+	return names
+		.filter(isSessionId)
+		.sort()
+		.filter((id) => {
+			const dir = join(root, id);
+			return (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() ?? false) || holdsSession(dir);
+		});
+}
+
 function matches(session: ListedSession, options: ListOptions): boolean {
 	const archived = options.archived ?? false;
 	if (archived === false && session.archived) return false;
@@ -110,6 +128,7 @@ function matches(session: ListedSession, options: ListOptions): boolean {
 	if (options.source !== undefined && session.metadata.source !== options.source) return false;
 	if (options.identityKey !== undefined && session.metadata.identityKey !== options.identityKey) return false;
 	if (options.cwd !== undefined && session.metadata.cwd !== options.cwd) return false;
+	if (options.createdBy !== undefined && session.metadata.createdBy !== options.createdBy) return false;
 	if (options.search !== undefined && options.search.length > 0) {
 		if (!listSearchMatches(options.search, session.id, session.metadata.name)) return false;
 	}

@@ -1,4 +1,5 @@
-import { cloneMetadata, listingTime, type SessionMetadata } from "@agent/session-format/reading";
+import { listingTime, type SessionMetadata } from "@agent/session-format/reading";
+import { cloneMetadata } from "@agent/session-format/store-kit";
 
 /** Where a metadata.json was read from: a file is the same file while all four are the same. */
 export interface FileIdentity {

@@ -1,11 +1,12 @@
 import { fstatSync, readSync } from "node:fs";
-import { applyRecord, cloneMetadata, MetadataRebuild, type SessionMetadata } from "@agent/session-format/reading";
+import type { SessionMetadata } from "@agent/session-format/reading";
+import { applyRecord, cloneMetadata, MetadataRebuild } from "@agent/session-format/store-kit";
 import { readLinesBackward } from "./backward-reader.js";
 import { readLinesForward } from "./line-reader.js";
 import { type MetadataRead, readMetadataFile } from "./metadata-file.js";
 
 import type { SessionPaths } from "./paths.js";
-import { quickSeq } from "./read-ops.js";
+import { quickSeq } from "./quick-seq.js";
 import { classifyLine, classifyLineLoading } from "./record-reader.js";
 
 /** The log as it is now, and metadata that is true of it. */

@@ -1,5 +1,6 @@
 import { closeSync } from "node:fs";
-import { AgentSessionError, rebuildBase } from "@agent/session-format/reading";
+import { AgentSessionError } from "@agent/session-format/reading";
+import { rebuildBase } from "@agent/session-format/store-kit";
 import { errnoCode, notFound, storageFailure } from "./errors.js";
 import { type LogState, loadLogState } from "./log-state.js";
 import { createMetadataFileIfAbsent, readMetadataFile } from "./metadata-file.js";

@@ -12,16 +12,14 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { loadSchemaChecks, type SessionMetadata, tryCheckMetadata } from "@agent/session-format/reading";
+import { fastMetadata, type StoredMetadata } from "@agent/session-format/store-kit";
 import { markMetadataChanged } from "./metadata-changes.js";
-import { fastMetadata } from "./metadata-fast.js";
 import type { SessionPaths } from "./paths.js";
 import { isProcessAlive } from "./process-alive.js";
 import { CREATE_FLAGS, MAX_METADATA_BYTES, openOwnFile, readOwnFileCapped } from "./safe-files.js";
 
-export type MetadataRead =
-	| { state: "ok"; metadata: SessionMetadata }
-	| { state: "missing" }
-	| { state: "invalid"; reason: string };
+/** What metadata.json holds: the store's cache of a session's metadata. */
+export type MetadataRead = StoredMetadata;
 
 /** Reads and checks metadata.json; never throws for a missing or damaged file (it is only a cache). */
 export async function readMetadataFile(path: string, id: string): Promise<MetadataRead> {

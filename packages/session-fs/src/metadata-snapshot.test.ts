@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
-import { newMetadata, newSessionId, type SessionMetadata, summarizeSessions } from "@agent/session-format/reading";
+import { newSessionId, type SessionMetadata, summarizeSessions } from "@agent/session-format/reading";
+import { newMetadata } from "@agent/session-format/store-kit";
 import { describe, expect, it } from "vitest";
 import { ListedSession } from "./listed-session.js";
 import { MetadataCache } from "./metadata-cache.js";

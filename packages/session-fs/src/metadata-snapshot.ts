@@ -1,8 +1,8 @@
 import * as zlib from "node:zlib";
 import { isSessionId, type SessionStats } from "@agent/session-format/reading";
+import { METADATA_KEYS } from "@agent/session-format/store-kit";
 import { readCacheFile, replaceCacheFile } from "./cache-files.js";
 import { type CachedMetadata, type DirectoryIdentity, type FileIdentity, ListedSession } from "./listed-session.js";
-import { METADATA_KEYS } from "./metadata-fast.js";
 import { MAX_SNAPSHOT_BYTES } from "./safe-files.js";
 
 /**

@@ -1,3 +1,8 @@
+import { DEFAULT_BACKWARD_CHUNK } from "./backward-reader.js";
+import { invalidArgument } from "./errors.js";
+import { DEFAULT_FORWARD_CHUNK, DEFAULT_MAX_LINE_BYTES } from "./line-reader.js";
+import { resolveHome } from "./paths.js";
+
 /** How durable an acknowledged append is. */
 export type Durability = "write" | "fsync";
 
@@ -58,4 +63,24 @@ export const DEFAULT_STALE_LEASE_MS = 10_000;
  */
 export function defaultWaitMs(staleLeaseMs: number): number {
 	return staleLeaseMs + 5_000;
+}
+
+/** The options with their defaults, checked. */
+export function resolveOptions(options: FileStoreOptions): ResolvedOptions {
+	const durability = options.durability ?? "write";
+	if (durability !== "write" && durability !== "fsync") {
+		throw invalidArgument(`durability must be "write" or "fsync", got ${JSON.stringify(durability)}`);
+	}
+	const staleLeaseMs = options.staleLeaseMs ?? DEFAULT_STALE_LEASE_MS;
+	return {
+		home: resolveHome(options.home),
+		durability,
+		staleLeaseMs,
+		waitMs: options.waitMs ?? defaultWaitMs(staleLeaseMs),
+		metadataFlushMs: options.metadataFlushMs ?? 100,
+		backwardChunkBytes: options.backwardChunkBytes ?? DEFAULT_BACKWARD_CHUNK,
+		forwardChunkBytes: options.forwardChunkBytes ?? DEFAULT_FORWARD_CHUNK,
+		maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+		now: options.now ?? (() => new Date()),
+	};
 }

@@ -3,8 +3,8 @@ import {
 	type RecordProblem,
 	type StoredRecord,
 	schemaChecksLoaded,
-	walkPathDescending,
 } from "@agent/session-format/reading";
+import { walkPathDescending } from "@agent/session-format/store-kit";
 import { readLinesBackward } from "./backward-reader.js";
 import { lineNumberer, type RawLine } from "./line-reader.js";
 import { classifyLine, reportProblem } from "./record-reader.js";

@@ -5,6 +5,7 @@ import {
 	type StoredRecord,
 	tryParseRecordLine,
 } from "@agent/session-format/reading";
+import { lineProblemReason } from "@agent/session-format/store-kit";
 import { readLinesBackward } from "./backward-reader.js";
 import { lineNumberer, type RawLine, readLinesForward } from "./line-reader.js";
 
@@ -48,10 +49,10 @@ export function classifyLine(raw: RawLine): LineOutcome | undefined {
 				},
 			};
 		}
-		const reason = parsed.problem.path
-			? `${parsed.problem.message} (at ${parsed.problem.path})`
-			: parsed.problem.message;
-		return { kind: "problem", problem: { ...where, code: parsed.problem.code, reason } };
+		return {
+			kind: "problem",
+			problem: { ...where, code: parsed.problem.code, reason: lineProblemReason(parsed.problem) },
+		};
 	}
 	if (parsed.record.recordType === "opaque") {
 		return {

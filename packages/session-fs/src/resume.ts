@@ -1,12 +1,11 @@
-import {
-	cloneMetadata,
-	contextOf,
-	type OpenedSession,
-	type OpenOptions,
-	type RecordProblem,
-	type SessionMetadata,
-	type StoredRecord,
+import type {
+	OpenedSession,
+	OpenOptions,
+	RecordProblem,
+	SessionMetadata,
+	StoredRecord,
 } from "@agent/session-format/reading";
+import { cloneMetadata, contextOf } from "@agent/session-format/store-kit";
 import { invalidArgument } from "./errors.js";
 import { readFirstRecord } from "./first-record.js";
 import type { LogView } from "./log-view.js";

@@ -4,6 +4,7 @@ import {
 	constants,
 	fchmodSync,
 	fstatSync,
+	fsyncSync,
 	lstatSync,
 	mkdirSync,
 	openSync,
@@ -95,6 +96,20 @@ export function makePrivateDir(path: string, options: { recursive?: boolean } = 
 	if (recursive && made === undefined) return false;
 	chmodSync(path, DIR_MODE);
 	return true;
+}
+
+/** Makes a directory's entries (files made, renamed or removed in it) survive a power loss. */
+export function syncDirectory(dir: string): void {
+	syncFile(openSync(dir, DIR_READ_FLAGS), { close: true });
+}
+
+/** fsync of an open file (closed after when asked, whether or not the flush worked). */
+export function syncFile(fd: number, options: { close?: boolean } = {}): void {
+	try {
+		fsyncSync(fd);
+	} finally {
+		if (options.close) closeSync(fd);
+	}
 }
 
 /** A session directory that is a symbolic link (or not a directory) is never read or written through. */

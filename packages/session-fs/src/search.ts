@@ -3,7 +3,6 @@ import {
 	type SearchHit,
 	type SearchOptions,
 	type SessionMetadata,
-	type StoredRecord,
 	type TextMatcher,
 	textMatcher,
 } from "@agent/session-format/reading";
@@ -19,8 +18,6 @@ export interface SearchSources {
 	/** The sessions to search, newest activity first (what list gives). */
 	sessions: readonly SessionMetadata[];
 	paths(id: string): SessionPaths;
-	/** The records of a session held in memory (deferred, not yet on disk), if any. */
-	pending(id: string): readonly StoredRecord[] | undefined;
 	maxLineBytes: number;
 	chunkBytes: number;
 }
@@ -41,11 +38,6 @@ export async function searchLogs(query: string, options: SearchOptions, sources:
 	for (const session of sources.sessions) {
 		if (hits.length >= limit) break;
 		if (options.signal?.aborted) throw aborted("search");
-		const pending = sources.pending(session.id);
-		if (pending) {
-			for (const record of pending) if (!add(hits, limit, matcher.match(session.id, record, session.name))) break;
-			continue;
-		}
 		await searchLog(sources, session, matcher, rawWord, whole, hits, limit);
 	}
 	return hits;

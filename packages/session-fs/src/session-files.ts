@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, openSync } from "node:fs";
-import { newSessionId } from "@agent/session-format/reading";
+import { closeSync, fsyncSync, openSync, rmSync } from "node:fs";
+import { newSessionId, type SessionMetadata } from "@agent/session-format/reading";
 import { errnoCode, storageFailure } from "./errors.js";
+import { writeMetadataFile } from "./metadata-file.js";
 import type { Durability } from "./options.js";
 import { type SessionPaths, sessionPaths, sessionsRoot } from "./paths.js";
 import { CREATE_FLAGS, DIR_READ_FLAGS, makePrivateDir, openOwnFile } from "./safe-files.js";
@@ -52,5 +53,24 @@ export function syncNewDirectory(paths: SessionPaths, home: string, durability: 
 		} finally {
 			closeSync(fd);
 		}
+	}
+}
+
+/** A new session's empty log and its metadata, in the directory just made for it; nothing of it is kept on failure. */
+export function fillNewSession(
+	paths: SessionPaths,
+	metadata: SessionMetadata,
+	options: { home: string; durability: Durability },
+): void {
+	try {
+		closeSync(createLog(paths));
+		writeMetadataFile(paths, metadata, options.durability === "fsync");
+		syncNewDirectory(paths, options.home, options.durability);
+	} catch (error) {
+		rmSync(paths.dir, { recursive: true, force: true });
+		throw storageFailure(
+			`could not create session ${paths.id} in ${paths.dir} (${(error as Error).message}); nothing of it was kept. Free disk space or fix the error and retry`,
+			error,
+		);
 	}
 }

@@ -26,7 +26,7 @@ export class WriterProcess {
 	readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 	private waiters: Array<{ test: () => boolean; resolve: () => void }> = [];
 
-	constructor(task: WriterTask) {
+	constructor(readonly task: WriterTask) {
 		this.process = spawn(process.execPath, [SCRIPT, JSON.stringify(task)], { stdio: ["pipe", "pipe", "pipe"] });
 		let pending = "";
 		this.process.stdout?.setEncoding("utf8").on("data", (chunk: string) => {

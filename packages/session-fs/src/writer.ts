@@ -2,10 +2,6 @@ import { closeSync, ftruncateSync, readSync } from "node:fs";
 import {
 	AgentSessionError,
 	type AppendResult,
-	applyRecord,
-	checkCompactions,
-	checkExactSeqs,
-	cloneMetadata,
 	InvalidRecordError,
 	prepareBatch,
 	type RecordInput,
@@ -15,6 +11,14 @@ import {
 	type SessionRecord,
 	type StoredRecord,
 } from "@agent/session-format";
+import {
+	applyRecord,
+	type BackendWriter,
+	checkCompactions,
+	checkExactSeqs,
+	cloneMetadata,
+	type LogCheck,
+} from "@agent/session-format/store-kit";
 import { readLinesBackward } from "./backward-reader.js";
 import { errnoCode, leaseLost, notFound, PREFIX, storageFailure } from "./errors.js";
 import type { HeldLock } from "./file-lock.js";
@@ -25,6 +29,7 @@ import { walkPathBackward } from "./path-walk.js";
 import type { SessionPaths } from "./paths.js";
 import { classifyLine, classifyLineLoading } from "./record-reader.js";
 import { APPEND_FLAGS, assertRealDirectory, openOwnFile } from "./safe-files.js";
+import { verifySession } from "./verify.js";
 import { appendAll, copyRange, datasync } from "./write-bytes.js";
 
 const NEWLINE = Buffer.from("\n");
@@ -53,7 +58,7 @@ const PROBE = Buffer.alloc(1);
  * log's length and last seq from a fresh look taken under the lease, and checks the file's size
  * again before every append, so seqs never come from a stale cache.
  */
-export class SessionWriter {
+export class SessionWriter implements BackendWriter {
 	private metadata: SessionMetadata;
 	private logBytes: number;
 	private dirty: boolean;
@@ -226,6 +231,11 @@ export class SessionWriter {
 			}
 		}
 		return undefined;
+	}
+
+	/** The log checked as it stands (repair, under the lease). */
+	check(): Promise<LogCheck> {
+		return verifySession(this.paths, this.options);
 	}
 
 	/** Replaces the metadata this writer keeps (repair's rebuild from the whole log); written on the next flush. */

@@ -1,10 +1,5 @@
-import {
-	type AcceptedTurn,
-	assertSessionId,
-	checkAcceptedTurn,
-	checkTurnId,
-	type JournaledTurn,
-} from "@agent/session-format";
+import type { AcceptedTurn, JournaledTurn } from "@agent/session-format";
+import type { BackendJournal } from "@agent/session-format/store-kit";
 import pg from "pg";
 import { notFound, storageFailure } from "./errors.js";
 
@@ -14,16 +9,15 @@ import { notFound, storageFailure } from "./errors.js";
  * instance keeps open for that (its presence: pid and start time). A turn is lost when that
  * backend is gone from pg_stat_activity: the instance died, or lost its connection (then its own
  * queued turns may be recorded as interrupted by another instance, which the runtime sees: their
- * rows are gone when their time comes, and they do not run).
+ * rows are gone when their time comes, and they do not run). Its arguments come checked by the
+ * store shell.
  */
-export class TurnJournal {
+export class TurnJournal implements BackendJournal {
 	private presence: Promise<{ client: pg.Client; pid: number; start: string }> | undefined;
 
 	constructor(private readonly pool: pg.Pool) {}
 
 	async note(sessionId: string, turn: AcceptedTurn): Promise<void> {
-		assertSessionId(sessionId);
-		checkAcceptedTurn(turn);
 		try {
 			const owner = await this.owner();
 			const { rowCount } = await this.pool.query({
@@ -39,7 +33,6 @@ export class TurnJournal {
 	}
 
 	async list(sessionId: string): Promise<JournaledTurn[]> {
-		assertSessionId(sessionId);
 		try {
 			const { rows } = await this.pool.query<{ turn: string; lost: boolean }>({
 				name: "agent_turn_list",
@@ -54,8 +47,6 @@ export class TurnJournal {
 	}
 
 	async forget(sessionId: string, turnId: string): Promise<void> {
-		assertSessionId(sessionId);
-		checkTurnId(turnId);
 		try {
 			await this.pool.query({
 				name: "agent_turn_forget",

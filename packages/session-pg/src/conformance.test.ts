@@ -28,6 +28,12 @@ describe.skipIf(server === undefined)("PostgreSQL store", () => {
 				await opened.pool.query("UPDATE agent_sessions SET metadata = NULL");
 				return new PgSessionStore(opened.pool, false);
 			},
+			async damage(id: string, seq: number) {
+				await opened.pool.query(
+					"UPDATE agent_records SET line = '#' || substr(line, 2) WHERE session_id = $1 AND seq = $2",
+					[id, seq],
+				);
+			},
 		};
 	});
 	it("finds PostgreSQL, or skips outside CI", () => undefined);

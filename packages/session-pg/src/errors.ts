@@ -1,29 +1,19 @@
 import { hostname } from "node:os";
-import { AgentSessionError, type LeaseHolder, SessionLockedError, SessionNotFoundError } from "@agent/session-format";
+import { AgentSessionError } from "@agent/session-format";
+import { storeErrors } from "@agent/session-format/store-kit";
 
-/** Every message this package raises starts with this, so a user can tell where it came from. */
-export const PREFIX = "@agent/session-pg:";
+/** The package every message this one raises starts with, so a user can tell where it came from. */
+export const PACKAGE = "@agent/session-pg";
+export const PREFIX = `${PACKAGE}:`;
 
-function prefixed<E extends Error>(error: E): E {
-	if (!error.message.startsWith(PREFIX)) error.message = `${PREFIX} ${error.message}`;
-	return error;
-}
+const errors = storeErrors(PACKAGE, {
+	heldHere: (holder) => holder.pid === process.pid && holder.host === hostname(),
+});
 
-export function notFound(sessionId: string): SessionNotFoundError {
-	return prefixed(new SessionNotFoundError(sessionId));
-}
-
-export function locked(sessionId: string, holder: LeaseHolder | undefined, waitedMs: number): SessionLockedError {
-	const heldHere = holder?.pid === process.pid && holder.host === hostname();
-	return prefixed(new SessionLockedError(sessionId, holder, waitedMs, { heldHere }));
-}
-
-/** A lease used after its release, or whose connection (and with it the lock) was lost. */
-export function leaseGone(sessionId: string, why: string, cause?: unknown): SessionLockedError {
-	const error = new SessionLockedError(sessionId, undefined, 0, cause === undefined ? undefined : { cause });
-	error.message = `${PREFIX} the write lease on session ${sessionId} ${why}; nothing was written. Take a new lease and retry`;
-	return error;
-}
+export const notFound = errors.notFound;
+export const locked = errors.locked;
+export const invalidArgument = errors.invalidArgument;
+export const leaseReleased = errors.leaseReleased;
 
 /**
  * The connection holding a session's lease was lost (the database restarted, the network broke):
@@ -49,10 +39,6 @@ export function leasesExhausted(sessionId: string, maxLeases: number, waitedMs: 
 		`${PREFIX} no connection came free for the write lease on session ${sessionId} in ${waitedMs} ms: this instance already holds ${maxLeases} leases (maxLeases), one per session whose turn runs. Retry, or raise maxLeases (PostgreSQL's max_connections must allow it)`,
 	);
 	return Object.assign(error, { temporary: true });
-}
-
-export function invalidArgument(message: string): AgentSessionError {
-	return new AgentSessionError("INVALID_ARGUMENT", `${PREFIX} ${message}`);
 }
 
 /**

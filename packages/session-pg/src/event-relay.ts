@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
+import type { EventRelay, RelayedEvents } from "@agent/session-format";
 import pg from "pg";
 import { listenChannel } from "./pg-listen.js";
+
+export type { EventRelay, RelayedEvents } from "@agent/session-format";
 
 /** The channel instances share events on. */
 export const RELAY_CHANNEL = "agent_session_events";
@@ -9,24 +12,6 @@ export const RELAY_CHANNEL = "agent_session_events";
 const MAX_INLINE_BYTES = 7000;
 /** How long a large event's row is kept for the instances to fetch it. */
 const PAYLOAD_KEEP_SECONDS = 300;
-
-export interface RelayedEvents<E> {
-	/** Called for every event of this instance (to be sent to the others). */
-	subscribe(listener: (event: E) => void): () => void;
-	/** Hands an event from another instance to this one's listeners (WebSocket clients). */
-	emit(event: E): void;
-	/**
-	 * Optional: one event that says what `earlier` and then `later` say (e.g. two streamed pieces of
-	 * one reply), or undefined when they cannot be one. Events waiting for the same NOTIFY are merged.
-	 */
-	merge?(earlier: E, later: E): E | undefined;
-}
-
-export interface EventRelay {
-	/** This instance's id in the relay. */
-	readonly instance: string;
-	close(): Promise<void>;
-}
 
 /**
  * Shares events between server instances over one database (LISTEN/NOTIFY): every event of this

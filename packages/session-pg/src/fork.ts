@@ -1,16 +1,18 @@
 import {
-	applyRecord,
-	cloneMetadata,
 	type ForkOptions,
-	forkedRecord,
-	forkMetadata,
 	newSessionId,
 	type SessionMetadata,
 	type StoredRecord,
 	serializeRecord,
+} from "@agent/session-format";
+import {
+	applyRecord,
+	cloneMetadata,
+	forkedRecord,
+	forkMetadata,
 	sessionHeaderOf,
 	withSessionHeader,
-} from "@agent/session-format";
+} from "@agent/session-format/store-kit";
 import type { PoolClient } from "pg";
 import { invalidArgument } from "./errors.js";
 import { walkRows } from "./read-path.js";

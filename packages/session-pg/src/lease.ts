@@ -1,7 +1,5 @@
 import {
 	type AppendResult,
-	applyRecord,
-	cloneMetadata,
 	type LeaseHolder,
 	prepareBatch,
 	type RecordInput,
@@ -10,11 +8,12 @@ import {
 	type SessionRecord,
 	serializeRecord,
 } from "@agent/session-format";
+import { applyRecord, cloneMetadata } from "@agent/session-format/store-kit";
 import type { Pool, PoolClient } from "pg";
 import {
 	isLockTimeout,
 	leaseConnectionLost,
-	leaseGone,
+	leaseReleased,
 	leasesExhausted,
 	locked,
 	notFound,
@@ -167,7 +166,7 @@ export class PgLease implements SessionLease {
 	/** `work`, after the calls before it, on a lease still held. */
 	private serially<T>(work: () => Promise<T>): Promise<T> {
 		const next = this.queue.then(() => {
-			if (this.released) throw leaseGone(this.sessionId, "was released");
+			if (this.released) throw leaseReleased(this.sessionId);
 			if (this.lost) throw leaseConnectionLost(this.sessionId);
 			return work();
 		});

@@ -55,6 +55,7 @@ export async function listPage(db: Db, options: ListOptions): Promise<ListPage> 
 	if (options.source !== undefined) where.push(`source = ${param(options.source)}`);
 	if (options.identityKey !== undefined) where.push(hashedEquals("identity_key", param(options.identityKey)));
 	if (options.cwd !== undefined) where.push(hashedEquals("cwd", param(options.cwd)));
+	if (options.createdBy !== undefined) where.push(hashedEquals("created_by", param(options.createdBy)));
 	const search = options.search !== undefined && options.search.length > 0 ? options.search : undefined;
 	const run = search === undefined ? "" : asciiRunOf(search);
 	if (run.length > 0) {

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from "pg";
 import { storageFailure } from "./errors.js";
+import { PACKAGE_VERSION, prepareSchemaBook, refuseNewerSchema } from "./schema-version.js";
 
 /**
  * The schema, as numbered steps shipped in the package and applied on start. A step is never
@@ -169,6 +170,18 @@ CREATE TABLE agent_accepted_turns (
 );
 `,
 	},
+	{
+		version: 7,
+		name: "session creators",
+		// The user that created a session (metadata.createdBy, a creation fact of its log) as a
+		// column of the listing, so that a server's per-user listing and search are indexed queries.
+		// Hashed as identity and cwd are (migration 5): the index holds md5 of the value.
+		sql: `
+ALTER TABLE agent_sessions ADD COLUMN created_by text;
+UPDATE agent_sessions SET created_by = metadata->>'createdBy' WHERE metadata ? 'createdBy';
+CREATE INDEX agent_sessions_created_by ON agent_sessions (md5(created_by), sort_ms DESC, id DESC) WHERE created_by IS NOT NULL;
+`,
+	},
 ];
 
 /** Serializes migration across processes starting at once: a transaction-level advisory lock on this key. */
@@ -187,31 +200,42 @@ export async function migrate(pool: Pool): Promise<number[]> {
 		throw storageFailure("connecting to PostgreSQL", error);
 	}
 	const applied: number[] = [];
+	const known = MIGRATIONS.reduce((latest, step) => Math.max(latest, step.version), 0);
 	try {
+		await inTransaction(client, "the schema's bookkeeping", async () => {
+			await prepareSchemaBook(client);
+			await refuseNewerSchema(client, known);
+		});
 		for (const step of MIGRATIONS) {
-			await client.query("BEGIN");
-			try {
-				await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-				await client.query(
-					"CREATE TABLE IF NOT EXISTS agent_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
-				);
-				const done = await client.query("SELECT 1 FROM agent_schema_migrations WHERE version = $1", [step.version]);
-				if (done.rowCount === 0) {
-					await client.query(step.sql);
-					await client.query("INSERT INTO agent_schema_migrations (version, name) VALUES ($1, $2)", [
-						step.version,
-						step.name,
-					]);
-					applied.push(step.version);
-				}
-				await client.query("COMMIT");
-			} catch (error) {
-				await client.query("ROLLBACK").catch(() => undefined);
-				throw storageFailure(`schema migration ${step.version} (${step.name})`, error);
-			}
+			const done = await inTransaction(client, `schema migration ${step.version} (${step.name})`, async () => {
+				const found = await client.query("SELECT 1 FROM agent_schema_migrations WHERE version = $1", [step.version]);
+				if (found.rowCount !== 0) return true;
+				await client.query(step.sql);
+				await client.query("INSERT INTO agent_schema_migrations (version, name, applied_by) VALUES ($1, $2, $3)", [
+					step.version,
+					step.name,
+					PACKAGE_VERSION,
+				]);
+				return false;
+			});
+			if (!done) applied.push(step.version);
 		}
 	} finally {
 		client.release();
 	}
 	return applied;
+}
+
+/** Runs `work` in a transaction holding the migration lock (two instances starting at once take turns). */
+async function inTransaction<T>(client: PoolClient, what: string, work: () => Promise<T>): Promise<T> {
+	await client.query("BEGIN");
+	try {
+		await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+		const result = await work();
+		await client.query("COMMIT");
+		return result;
+	} catch (error) {
+		await client.query("ROLLBACK").catch(() => undefined);
+		throw storageFailure(what, error);
+	}
 }

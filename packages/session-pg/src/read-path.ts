@@ -1,13 +1,9 @@
-import {
-	type DescendingPath,
-	type DescendingWalkOptions,
-	type ReadOptions,
-	type SessionMetadata,
-	type StoredRecord,
-	walkPathDescending,
-} from "@agent/session-format";
-import { type Db, decodeRow, FIRST_BACKWARD_PAGE, type RecordRow, rowsBackward } from "./rows.js";
-import { where } from "./session-rows.js";
+import type { ReadOptions, SessionMetadata, StoredRecord } from "@agent/session-format";
+import { type DescendingPath, type DescendingWalkOptions, walkPathDescending } from "@agent/session-format/store-kit";
+import type { Pool } from "pg";
+import { storageFailure } from "./errors.js";
+import { type Db, decodeRow, FIRST_BACKWARD_PAGE, type RecordRow, rowsBackward, rowsForward } from "./rows.js";
+import { loadMetadata, where } from "./session-rows.js";
 
 /**
  * The path to a leaf, read by descending seq only as far as the walk needs (session-format's
@@ -84,4 +80,31 @@ export async function openingRows(db: Db, id: string): Promise<OpeningRows> {
 		else opening.header = { seq: row.seq as number, line: row.line as string };
 	}
 	return opening;
+}
+
+/** The records with seq >= fromSeq in seq order, a page of rows at a time (a missing session fails when iterated). */
+export async function* readRows(
+	pool: Pool,
+	id: string,
+	fromSeq: number,
+	options: ReadOptions,
+): AsyncGenerator<StoredRecord> {
+	await loadMetadata(pool, id).catch((error: unknown) => {
+		throw storageFailure(`reading session ${id}`, error);
+	});
+	const pages = rowsForward(pool, id, fromSeq);
+	for (;;) {
+		let page: IteratorResult<RecordRow[]>;
+		try {
+			page = await pages.next();
+		} catch (error) {
+			throw storageFailure(`reading session ${id}`, error);
+		}
+		if (page.done) return;
+		options.signal?.throwIfAborted();
+		for (const row of page.value) {
+			const record = decodeRow(row, options, where(id));
+			if (record) yield record;
+		}
+	}
 }

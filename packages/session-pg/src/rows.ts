@@ -6,6 +6,7 @@ import {
 	type StoredRecord,
 	toWellFormed,
 } from "@agent/session-format";
+import { lineProblemReason } from "@agent/session-format/store-kit";
 import type { Pool, PoolClient } from "pg";
 
 /** Anything that runs a statement: the pool, or one connection (a transaction, a lease). */
@@ -32,7 +33,7 @@ export function decodeRow(row: RecordRow, options: ReadOptions, where: string): 
 			line: row.seq,
 			byteOffset: 0,
 			code: parsed.problem.code,
-			reason: parsed.problem.message,
+			reason: lineProblemReason(parsed.problem),
 		};
 		if (options.strict) throw new CorruptRecordError(where, row.seq, 0, problem.reason);
 		options.onProblem?.(problem);

@@ -97,6 +97,10 @@ function sessionFilters(options: SearchOptions, params: unknown[]): string[] {
 		params.push(options.cwd);
 		where.push(hashedEquals("s.cwd", `$${params.length}`));
 	}
+	if (options.createdBy !== undefined) {
+		params.push(options.createdBy);
+		where.push(hashedEquals("s.created_by", `$${params.length}`));
+	}
 	return where;
 }
 

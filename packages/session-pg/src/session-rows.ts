@@ -1,11 +1,5 @@
-import {
-	cloneMetadata,
-	listingTime,
-	MetadataRebuild,
-	type ReadOptions,
-	type SessionMetadata,
-	type StoredRecord,
-} from "@agent/session-format";
+import { listingTime, type ReadOptions, type SessionMetadata, type StoredRecord } from "@agent/session-format";
+import { cloneMetadata, MetadataRebuild } from "@agent/session-format/store-kit";
 import { notFound, PREFIX } from "./errors.js";
 import { columnText, type Db, decodeRow, jsonbText, rowsForward, rowType } from "./rows.js";
 
@@ -64,8 +58,9 @@ function nullableColumn(text: string | undefined): string | null {
 	return text === undefined ? null : columnText(text);
 }
 
+// created_by is read from the metadata itself ($2), so that no statement's other parameters move.
 const SET_METADATA =
-	"metadata = $2, last_seq = $3, sort_ms = $4, archived = $5, source = $6, identity_key = $7, cwd = $8, name = $9";
+	"metadata = $2, last_seq = $3, sort_ms = $4, archived = $5, source = $6, identity_key = $7, cwd = $8, name = $9, created_by = $2::jsonb->>'createdBy'";
 
 /**
  * An append's writes in one statement (one round trip): the records, the metadata after them, and
@@ -197,4 +192,19 @@ export async function insertRecords(
 		"INSERT INTO agent_records (session_id, seq, record_type, line) SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::text[])",
 		[id, records.map((record) => record.seq), records.map(rowType), lines],
 	);
+}
+
+/** SessionImportTarget.adoptSession: the session with these creation facts unless it exists; its last seq. */
+export async function adoptSession(db: Db, id: string, facts: SessionMetadata): Promise<number> {
+	const metadata = { ...cloneMetadata(facts), id, lastSeq: 0, logBytes: 0 };
+	await db.query(
+		"INSERT INTO agent_sessions (id, created, metadata, sort_ms) VALUES ($1, $2, $2, 0) ON CONFLICT (id) DO NOTHING",
+		[id, jsonbText(metadata)],
+	);
+	const { rows } = await db.query<{ last_seq: number; metadata: SessionMetadata | null }>(
+		"SELECT last_seq, metadata FROM agent_sessions WHERE id = $1",
+		[id],
+	);
+	if (rows[0]?.last_seq === 0 && rows[0].metadata !== null) await saveMetadata(db, rows[0].metadata);
+	return rows[0]?.last_seq ?? 0;
 }

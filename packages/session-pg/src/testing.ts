@@ -169,3 +169,38 @@ export async function createTestDatabase(serverUrl: string, prefix = "agent_test
 		},
 	};
 }
+
+/** A table held locked by a test (lockTable). */
+export interface HeldTableLock {
+	/** Statements of the database waiting for this lock whose text holds `text`. */
+	waiting(text: string): Promise<number>;
+	/** Lets go of the lock (the waiting statements then run). */
+	release(): Promise<void>;
+}
+
+/**
+ * Holds an ACCESS EXCLUSIVE lock on `table` of the database at `url` until release(): every
+ * statement that reads the table waits for it. So a test can hold a query of the store while it
+ * runs, on a machine of any speed, and see whether it is cancelled.
+ */
+export async function lockTable(url: string, table: string): Promise<HeldTableLock> {
+	const holder = new pg.Client({ connectionString: url });
+	// Asked from a connection of its own: in the holder's transaction pg_stat_activity would stay as it was first read.
+	const observer = new pg.Client({ connectionString: url });
+	await Promise.all([holder.connect(), observer.connect()]);
+	await holder.query(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+	return {
+		async waiting(text) {
+			const { rows } = await observer.query<{ n: number }>(
+				`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()
+				 AND wait_event_type = 'Lock' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+				[`%${text}%`],
+			);
+			return rows[0]?.n ?? 0;
+		},
+		async release() {
+			await holder.query("ROLLBACK").catch(() => undefined);
+			await Promise.all([holder.end(), observer.end()]);
+		},
+	};
+}

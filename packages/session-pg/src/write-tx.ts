@@ -1,37 +1,34 @@
 import {
-	type AppendResult,
-	applyRecord,
 	assertSessionId,
-	checkCompactions,
-	checkExactSeqs,
-	cloneMetadata,
 	portableRecord,
 	prepareBatch,
-	type RecordInput,
 	type SeqGap,
 	type SessionMetadata,
 	type StoredRecord,
 	serializeRecord,
 } from "@agent/session-format";
+import {
+	applyRecord,
+	type BackendWriter,
+	checkCompactions,
+	checkExactSeqs,
+	cloneMetadata,
+} from "@agent/session-format/store-kit";
 import type { Pool, PoolClient } from "pg";
 import { isLockTimeout, locked, storageFailure } from "./errors.js";
 import { readHolder } from "./holder.js";
 import { findRecord, readPath } from "./read-path.js";
 import { LOCK_KEY_SQL } from "./rows.js";
 import { lineBytes, loadMetadata, saveMetadata, writeAppend } from "./session-rows.js";
+import { verifySession } from "./verify.js";
 
 /** The channel every committed append is announced on (payload: {"id","lastSeq"}); server instances LISTEN to it. */
 export const EVENTS_CHANNEL = "agent_session_appended";
 
-/** What a write transaction can do while it holds the session's lock. */
-export interface WriteTx {
+/** What a write transaction can do while it holds the session's lock (a BackendWriter, on its connection). */
+export interface WriteTx extends BackendWriter {
 	readonly client: PoolClient;
-	/** The session's metadata as of this transaction (seqs are assigned from it). */
-	readonly current: SessionMetadata;
-	append(inputs: readonly RecordInput[]): Promise<AppendResult>;
-	/** Appends records exactly as given (a copy from another store): their seqs continue the log, but for `gaps`. */
 	appendExact(records: readonly StoredRecord[], gaps?: readonly SeqGap[]): Promise<void>;
-	findRecord(seq: number): Promise<StoredRecord | undefined>;
 	replaceMetadata(metadata: SessionMetadata): Promise<void>;
 }
 
@@ -97,6 +94,7 @@ export async function withWriteTx<T>(
 				if (records.length > 0) await write(records.map(portableRecord));
 			},
 			findRecord: (seq) => findRecord(client, id, seq),
+			check: () => verifySession(client, id),
 			replaceMetadata: async (rebuilt) => {
 				metadata = cloneMetadata(rebuilt);
 				await saveMetadata(client, metadata);

@@ -110,7 +110,8 @@ async function recordLost(
 	for (const turn of lost) {
 		if (!recorded.has(turn.turnId)) {
 			const started = startedAs(turn, unfinished);
-			for (const record of await recordInterrupted(lease, turn, started ? unfinished : [])) options.onRecord(record);
+			for (const record of await recordInterrupted(lease, turn, started ? unfinished : [], LOST))
+				options.onRecord(record);
 			if (started) unfinished.length = 0;
 		}
 		await journal.forgetAcceptedTurn(lease.sessionId, turn.turnId);
@@ -140,10 +141,48 @@ function startedAs(turn: JournaledTurn, unfinished: readonly StoredRecord[]): bo
 	);
 }
 
+const LOST = "the process running it stopped (recorded when the session was next used)";
+const STOPPED_WAITING = "the process stopped before the turn's time came (it waited in the queue)";
+
+/**
+ * A journaled turn its process stops before it started (a server's shutdown, while the turn
+ * waited in the queue or for the lease): recorded as interrupted now, with its user message and an
+ * aborted reply, so that the log tells every acknowledged turn. False when it could not be (the
+ * lease was not had within `waitMs`, the store failed): the turn then stays in the journal and is
+ * recorded as lost when the session is next used.
+ */
+export async function recordUnstartedTurn(
+	store: SessionStore,
+	sessionId: string,
+	turnId: string,
+	options: { waitMs: number; onRecord: (record: SessionRecord) => void },
+): Promise<boolean> {
+	const journal = journalOf(store);
+	if (!journal) return false;
+	let lease: SessionLease;
+	try {
+		lease = await store.lease(sessionId, { waitMs: options.waitMs });
+	} catch {
+		return false;
+	}
+	try {
+		const turn = (await journal.acceptedTurns(sessionId)).find((noted) => noted.turnId === turnId);
+		// Not noted any more: another instance took it for lost and recorded it.
+		if (!turn) return true;
+		for (const record of await recordInterrupted(lease, turn, [], STOPPED_WAITING)) options.onRecord(record);
+		return true;
+	} catch {
+		return false;
+	} finally {
+		await lease.release().catch(() => undefined);
+	}
+}
+
 async function recordInterrupted(
 	lease: SessionLease,
 	turn: JournaledTurn,
 	written: readonly StoredRecord[],
+	why: string,
 ): Promise<SessionRecord[]> {
 	const messages = written.filter((record) => !isSideRecord(record));
 	const last = messages[messages.length - 1];
@@ -168,10 +207,7 @@ async function recordInterrupted(
 	const turnRecords = [...written, ...appended];
 	const first = turnRecords[0];
 	const lastRecord = turnRecords[turnRecords.length - 1];
-	const error = new AgentSessionError(
-		"ABORTED",
-		"@agent/session: the turn was interrupted: the process running it stopped (recorded when the session was next used)",
-	);
+	const error = new AgentSessionError("ABORTED", `@agent/session: the turn was interrupted: ${why}`);
 	const record: RecordInput = {
 		recordType: "turn",
 		turnId: turn.turnId,

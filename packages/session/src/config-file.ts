@@ -1,6 +1,7 @@
 import { AgentSessionError } from "@agent/session-format";
 import { parse as parseYaml } from "yaml";
 import { type AgentConfig, resolveConfig } from "./config.js";
+import { expandConfigSecrets } from "./config-env.js";
 import { agentConfigSchema } from "./config-schema.js";
 
 /**
@@ -9,8 +10,11 @@ import { agentConfigSchema } from "./config-schema.js";
  */
 export { type AgentConfigFile, agentConfigSchema, type ScheduledJob, scheduledJobSchema } from "./config-schema.js";
 
-/** Parses config.yaml text; `source` names the file in errors. */
-export function parseConfig(text: string, source = "config.yaml"): AgentConfig {
+/**
+ * Parses config.yaml text; `source` names the file in errors. `${NAME}` in a secret (store,
+ * server.token, server.metrics_token, server.users[].token) is replaced by the variable from `env` (expandConfigSecrets).
+ */
+export function parseConfig(text: string, source = "config.yaml", env: NodeJS.ProcessEnv = process.env): AgentConfig {
 	let raw: unknown;
 	try {
 		raw = parseYaml(text);
@@ -21,7 +25,7 @@ export function parseConfig(text: string, source = "config.yaml"): AgentConfig {
 			{ cause: error },
 		);
 	}
-	const result = agentConfigSchema.safeParse(raw ?? {});
+	const result = agentConfigSchema.safeParse(expandConfigSecrets(raw ?? {}, source, env));
 	if (!result.success) {
 		const issue = result.error.issues[0];
 		const where = issue && issue.path.length > 0 ? issue.path.join(".") : "the top level";

@@ -3,8 +3,11 @@ import path from "node:path";
 import { AgentSessionError } from "@agent/session-format/reading";
 import { type AgentConfig, resolveConfig } from "./config.js";
 
-/** Reads `<home>/config.yaml`; a missing file means the defaults. */
-export async function loadConfig(home: string): Promise<AgentConfig> {
+/**
+ * Reads `<home>/config.yaml`; a missing file means the defaults. `${NAME}` in a secret is taken
+ * from `env` (see parseConfig).
+ */
+export async function loadConfig(home: string, env: NodeJS.ProcessEnv = process.env): Promise<AgentConfig> {
 	const file = path.join(home, "config.yaml");
 	let text: string;
 	try {
@@ -17,5 +20,5 @@ export async function loadConfig(home: string): Promise<AgentConfig> {
 	}
 	// The YAML parser and the file's schema are loaded only when there is a file to parse.
 	const { parseConfig } = await import("./config-file.js");
-	return parseConfig(text, file);
+	return parseConfig(text, file, env);
 }

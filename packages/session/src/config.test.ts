@@ -38,6 +38,30 @@ describe("config.yaml", () => {
 		]);
 	});
 
+	it("server limits have defaults, and the file's values win; a weak metrics token or a bad OTLP URL is refused by path", () => {
+		const defaults = parseConfig("");
+		expect(defaults.server).toMatchObject({ maxQueuedTurns: 100, maxConcurrentTurns: 64 });
+		expect(defaults.server.metricsToken).toBeUndefined();
+		const config = parseConfig(
+			[
+				"server:",
+				"  max_queued_turns: 3",
+				"  max_concurrent_turns: 2",
+				"  metrics_token: scraper-token-0123456789",
+				"  otlp_endpoint: http://127.0.0.1:4318",
+			].join("\n"),
+		);
+		expect(config.server).toMatchObject({
+			maxQueuedTurns: 3,
+			maxConcurrentTurns: 2,
+			metricsToken: "scraper-token-0123456789",
+			otlpEndpoint: "http://127.0.0.1:4318",
+		});
+		expect(() => parseConfig("server:\n  metrics_token: short\n")).toThrow(/server\.metrics_token.*16 characters/);
+		expect(() => parseConfig("server:\n  otlp_endpoint: collector\n")).toThrow(/server\.otlp_endpoint/);
+		expect(() => parseConfig("server:\n  max_concurrent_turns: 0\n")).toThrow(/server\.max_concurrent_turns/);
+	});
+
 	it("rejects an unknown key with its path and what to do", () => {
 		expect(() => parseConfig("compaction:\n  reserve: 5\n")).toThrow(/compaction.*reserve|Unrecognized key/);
 		expect(() => parseConfig("durability: sometimes\n")).toThrow(/durability/);

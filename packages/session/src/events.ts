@@ -1,4 +1,4 @@
-import type { CompactionTrigger, SessionMetadata, SessionRecord } from "@agent/session-format/reading";
+import type { CompactionTrigger, SessionMetadata, SessionRecord, Usage } from "@agent/session-format/reading";
 
 /** A failure as carried by events: the error's code and message. */
 export interface EventError {
@@ -17,6 +17,32 @@ export type SessionEvent =
 	| { type: "turn.delta"; sessionId: string; turnId: string; kind: "text" | "thinking" | "toolCall"; delta: string }
 	| { type: "turn.completed"; sessionId: string; turnId: string; records: SessionRecord[] }
 	| { type: "turn.failed"; sessionId: string; turnId: string; error: EventError }
+	| {
+			/** A model call of a turn starts: one per step (each tool round, and a call made again after an overflow). */
+			type: "model.started";
+			sessionId: string;
+			turnId: string;
+			model: string;
+			/** 1 for the turn's first call, then 2, 3… */
+			call: number;
+			/** Why this call repeats the one before it (e.g. "context_overflow": it is sent again after a compaction). */
+			retryOf?: string;
+	  }
+	| {
+			/** A model call ended, however it ended (`stopReason` "error" and "aborted" included). */
+			type: "model.completed";
+			sessionId: string;
+			turnId: string;
+			model: string;
+			/** The provider as pi-ai names it (e.g. "anthropic", "demo"). */
+			provider: string;
+			call: number;
+			durationMs: number;
+			stopReason: string;
+			usage?: Usage;
+			/** The provider's error, when the call failed. */
+			error?: EventError;
+	  }
 	| {
 			type: "compaction.started";
 			sessionId: string;
@@ -53,7 +79,17 @@ export type SessionEvent =
 	| { type: "compaction.failed"; sessionId: string; trigger: CompactionTrigger; error: EventError };
 
 export type SessionEventType = SessionEvent["type"];
-export type SessionEventListener = (event: SessionEvent) => void;
+
+/** Where an event came from. */
+export interface EventOrigin {
+	/** True for an event of another instance, relayed over the store (joinInstances); false for this runtime's own. */
+	relayed: boolean;
+}
+
+export type SessionEventListener = (event: SessionEvent, origin: EventOrigin) => void;
+
+const LOCAL: EventOrigin = Object.freeze({ relayed: false });
+const RELAYED: EventOrigin = Object.freeze({ relayed: true });
 
 /**
  * A typed event hub. Listeners run synchronously in the order they subscribed; a listener that
@@ -73,11 +109,13 @@ export class SessionEvents {
 		};
 	}
 
-	emit(event: SessionEvent): void {
+	/** Tells every listener; `relayed` marks an event of another instance (metrics count only their own). */
+	emit(event: SessionEvent, options: { relayed?: boolean } = {}): void {
+		const origin = options.relayed ? RELAYED : LOCAL;
 		for (const { listener, sessionId } of this.listeners) {
 			if (sessionId !== undefined && sessionId !== event.sessionId) continue;
 			try {
-				listener(event);
+				listener(event, origin);
 			} catch (error) {
 				this.onListenerError(error);
 			}

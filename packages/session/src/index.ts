@@ -1,9 +1,23 @@
-export { type AgentConfig, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_TOOL_STEPS, resolveConfig } from "./config.js";
+export {
+	type AgentConfig,
+	DEFAULT_BODY_LIMIT_BYTES,
+	DEFAULT_MAX_CONCURRENT_TURNS,
+	DEFAULT_MAX_QUEUED_TURNS,
+	DEFAULT_MAX_TOOL_STEPS,
+	type RetentionConfig,
+	resolveConfig,
+	type ServerConfig,
+	type ServerLimits,
+	type ServerUser,
+} from "./config.js";
+export { expandEnv } from "./config-env.js";
 export { loadConfig } from "./config-load.js";
 export type { AgentConfigFile, ScheduledJob } from "./config-schema.js";
 export { checkParentSeq } from "./continue-from.js";
+export { DURATION_HELP, parseDuration } from "./duration.js";
 export {
 	type EventError,
+	type EventOrigin,
 	type SessionEvent,
 	type SessionEventListener,
 	SessionEvents,
@@ -11,6 +25,7 @@ export {
 	toEventError,
 } from "./events.js";
 export { type InstanceLink, joinInstances } from "./instances.js";
+export { isInterruption, TurnInterruption } from "./interruption.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { type MigrationProgress, type MigrationResult, migrateStore } from "./migrate-store.js";
 export { type ModelContextSettings, modelContextOf, readModelContext } from "./model-context.js";
@@ -26,6 +41,7 @@ export { loadModelRegistry } from "./model-registry.js";
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export { type ModelContext, type PrunedOutputs, prunedContext } from "./pruned-context.js";
+export { type PrunedSession, type PruneOptions, type PruneReport, pruneArchived } from "./retention.js";
 export { AgentSessions } from "./runtime.js";
 export type {
 	AgentSessionsOptions,
@@ -42,6 +58,7 @@ export {
 	describeStore,
 	type OpenStoreOptions,
 	openStoreAt,
+	type PgCapacity,
 	parseStoreLocation,
 	type StoreLocation,
 } from "./store-url.js";

@@ -1,4 +1,3 @@
-import { PgSessionStore, startEventRelay } from "@agent/session-pg";
 import type { SessionEvent } from "./events.js";
 import type { AgentSessions } from "./runtime.js";
 
@@ -9,23 +8,25 @@ export interface InstanceLink {
 	 * and tick. Absent on a store only one process serves (the file store): every tick is ours.
 	 */
 	claimTick?: (jobId: string, tick: Date) => Promise<boolean>;
+	/** Deletes tick claims from before `before` (they pile up a row per job and tick); returns how many. */
+	pruneJobTicks?: (before: Date) => Promise<number>;
 	close(): Promise<void>;
 }
 
 /**
- * Joins the other instances serving the same store. On PostgreSQL: this runtime's events are
- * published to the others and theirs emitted here (LISTEN/NOTIFY), so WebSocket clients on any
- * instance see every turn; and job ticks are claimed so each runs once. Turns of one session
- * never interleave across instances without this: the store's lease does that. On the file store
- * there is nothing to join.
+ * Joins the other instances serving the same store, through the store's optional capabilities
+ * (never its class): its event relay publishes this runtime's events to the others and emits
+ * theirs here, so WebSocket clients on any instance see every turn (PostgreSQL: LISTEN/NOTIFY);
+ * and its job tick claims make each scheduled job run once. Turns of one session never interleave
+ * across instances without this: the store's lease does that. A store without a relay (the file
+ * store) has nothing to join.
  */
 export async function joinInstances(runtime: AgentSessions): Promise<InstanceLink> {
 	const store = runtime.store;
-	const url = store instanceof PgSessionStore ? store.connectionString : undefined;
-	if (!(store instanceof PgSessionStore) || url === undefined) return { close: async () => {} };
-	const relay = await startEventRelay<SessionEvent>(url, {
+	if (!store.relayEvents) return { close: async () => {} };
+	const relay = await store.relayEvents<SessionEvent>({
 		subscribe: (listener) => runtime.events.subscribe(listener),
-		emit: (event) => runtime.events.emit(event),
+		emit: (event) => runtime.events.emit(event, { relayed: true }),
 		// The streamed pieces of one reply that wait for the same NOTIFY travel as one piece.
 		merge: (earlier, later) =>
 			earlier.type === "turn.delta" &&
@@ -36,8 +37,11 @@ export async function joinInstances(runtime: AgentSessions): Promise<InstanceLin
 				? { ...earlier, delta: earlier.delta + later.delta }
 				: undefined,
 	});
+	const claim = store.claimJobTick?.bind(store);
+	const prune = store.pruneJobTicks?.bind(store);
 	return {
-		claimTick: (jobId, tick) => store.claimJobTick(jobId, tick, relay.instance),
+		...(claim ? { claimTick: (jobId: string, tick: Date) => claim(jobId, tick, relay.instance) } : {}),
+		...(prune ? { pruneJobTicks: prune } : {}),
 		close: () => relay.close(),
 	};
 }

@@ -2,6 +2,7 @@ import type { EphemeralMessage, SessionMetadata, SessionRecord, SessionStore } f
 import type { AgentConfig } from "./config.js";
 import type { SessionEvents } from "./events.js";
 import type { ResolvedModel } from "./model-names.js";
+import type { PgCapacity } from "./store-url.js";
 import type { RuntimeTools, ToolExecutor } from "./tools.js";
 
 export interface AgentSessionsOptions {
@@ -48,8 +49,12 @@ export interface AgentSessionsOptions {
 	 * and skipped instead of decoded.
 	 */
 	maxLineBytes?: number;
+	/** A PostgreSQL store's pool sizes, over config.yaml's `postgres:` (the server's --pg-* flags). */
+	postgres?: PgCapacity;
 	/** Where warnings go (a setting the runtime had to override, say); default console.warn. */
 	onWarning?: (message: string) => void;
+	/** The most turns this runtime runs at once, across sessions (default: no limit); the others wait, queued. */
+	maxConcurrentTurns?: number;
 }
 
 export interface SendOptions {

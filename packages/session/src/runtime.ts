@@ -95,6 +95,7 @@ export class AgentSessions {
 				{
 					durability: config.durability,
 					...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+					postgres: { ...config.postgres, ...options.postgres },
 				},
 			));
 		const models = new ModelResolver(options.resolveModel);
@@ -160,35 +161,47 @@ export class AgentSessions {
 
 	/**
 	 * Sends to the latest session of an identity (fern's channel + user, rfc-0064's agent +
-	 * sender), creating one tagged with the key when it has none (or only archived ones).
+	 * sender), creating one tagged with the key when it has none (or only archived ones). With
+	 * `owner`, only the sessions that user created count (see sessionForIdentity).
 	 */
 	async enqueueForIdentity(
 		identityKey: string,
 		content: string | ContentBlock[],
-		options: SendOptions & { create?: Omit<CreateSessionOptions, "identityKey"> } = {},
+		options: SendOptions & { create?: Omit<CreateSessionOptions, "identityKey">; owner?: string } = {},
 	): Promise<IdentityTurn> {
 		this.refuseIfClosed();
 		if (options.model !== undefined) await this.models.check(options.model);
-		const { create, ...sendOptions } = options;
-		const { sessionId, created } = await this.sessionForIdentity(identityKey, {
-			...create,
-			...(options.model !== undefined ? { model: options.model } : {}),
-		});
+		const { create, owner, ...sendOptions } = options;
+		const { sessionId, created } = await this.sessionForIdentity(
+			identityKey,
+			{ ...create, ...(options.model !== undefined ? { model: options.model } : {}) },
+			owner,
+		);
 		return { ...this.enqueue(sessionId, content, sendOptions), sessionId, created };
 	}
 
 	/**
 	 * The latest session of an identity (not archived), or a new one tagged with the key (created
 	 * with `create`). Lookups of one key run one at a time, so two sends never create two sessions.
+	 * With `owner` (a server's user), the key is that user's: only sessions they created are found,
+	 * and a new one records them as its creator.
 	 */
 	async sessionForIdentity(
 		identityKey: string,
 		create: Omit<CreateSessionOptions, "identityKey"> = {},
+		owner?: string,
 	): Promise<{ sessionId: string; created: boolean }> {
 		return this.identityLookups.run(identityKey, async () => {
-			const found = await this.store.findByIdentity(identityKey);
+			const found =
+				owner === undefined
+					? await this.store.findByIdentity(identityKey)
+					: (await this.store.list({ identityKey, createdBy: owner, limit: 1 })).sessions[0];
 			if (found) return { sessionId: found.id, created: false };
-			const metadata = await this.create({ ...create, identityKey });
+			const metadata = await this.create({
+				...create,
+				...(owner !== undefined ? { createdBy: owner } : {}),
+				identityKey,
+			});
 			return { sessionId: metadata.id, created: true };
 		});
 	}

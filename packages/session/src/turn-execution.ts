@@ -5,11 +5,12 @@ import {
 	type SessionLease,
 	type SessionRecord,
 } from "@agent/session-format/reading";
-import { recordLostTurns } from "./accepted-turns.js";
+import { recordLostTurns, recordUnstartedTurn } from "./accepted-turns.js";
 import type { CompactionRuns } from "./compaction-runs.js";
 import { TurnDeadline } from "./deadlines.js";
 import { DeferredLease } from "./deferred-lease.js";
 import { toEventError } from "./events.js";
+import { isInterruption } from "./interruption.js";
 import type { ResolvedModel } from "./model-names.js";
 import { nameFromFirstMessage, titleFromModel } from "./naming.js";
 import type { RuntimeCore, SendOptions, TurnResult } from "./runtime-options.js";
@@ -18,11 +19,17 @@ import { runTurn } from "./turn.js";
 import type { TurnControls } from "./turn-controls.js";
 import { turnRecordInput } from "./turn-record.js";
 
+/** How far a turn got: whether it held the lease, and whether its journal note must stay (see execute). */
+interface TurnProgress {
+	leased: boolean;
+	keepNoted: boolean;
+}
+
 /**
  * A queued turn when its time comes: the session's lease (or a deferred session's stand-in), the
  * turns lost by a dead process recorded first, the turn itself (turn.ts), the session named, and
- * the `turn` record that closes it, whatever happened. Tells turn.started, then turn.completed or
- * turn.failed.
+ * the `turn` record that closes it, whatever happened (a turn its process stops before it started
+ * is recorded too, as interrupted). Tells turn.started, then turn.completed or turn.failed.
  */
 export class TurnExecution {
 	constructor(
@@ -38,11 +45,14 @@ export class TurnExecution {
 		options: SendOptions,
 		journaled: boolean,
 	): Promise<TurnResult> {
+		const progress: TurnProgress = { leased: false, keepNoted: false };
 		try {
-			return await this.run(sessionId, turnId, content, options, journaled);
+			return await this.run(sessionId, turnId, content, options, journaled, progress);
 		} finally {
 			// Its turn record is in the log (or it never started, or it was recorded as lost elsewhere).
-			if (journaled) await this.core.store.forgetAcceptedTurn?.(sessionId, turnId).catch(() => undefined);
+			if (journaled && !progress.keepNoted) {
+				await this.core.store.forgetAcceptedTurn?.(sessionId, turnId).catch(() => undefined);
+			}
 		}
 	}
 
@@ -52,6 +62,7 @@ export class TurnExecution {
 		content: ContentBlock[],
 		options: SendOptions,
 		journaled: boolean,
+		progress: TurnProgress,
 	): Promise<TurnResult> {
 		const { store, events, config } = this.core;
 		this.controls.started(turnId);
@@ -78,6 +89,7 @@ export class TurnExecution {
 					)
 				: undefined;
 			const lease = deferred ?? (await store.lease(sessionId, leaseOptions));
+			progress.leased = true;
 			if (!deferred) {
 				await recordLostTurns(store, lease, turnId, {
 					journaled,
@@ -120,7 +132,11 @@ export class TurnExecution {
 			} catch (caught) {
 				const error = deadline.fired ? deadline.timedOut(caught) : caught;
 				if (deferred && !deferred.written) await this.discardUnwritten(sessionId);
-				else await this.recordTurn(lease, { turnId, startedAt, model: model.name, records, error }).catch(() => {});
+				else {
+					const interrupted = isInterruption(options.signal?.reason);
+					const turn = { turnId, startedAt, model: model.name, records, error, interrupted };
+					await this.recordTurn(lease, turn).catch(() => {});
+				}
 				throw error;
 			} finally {
 				if (deferred?.written) this.core.unwritten.delete(sessionId);
@@ -131,6 +147,14 @@ export class TurnExecution {
 			return result;
 		} catch (caught) {
 			const error = deadline.fired && !isAgentSessionError(caught, "TIMED_OUT") ? deadline.timedOut(caught) : caught;
+			// Stopped by its process stopping before it started: it was acknowledged, so the log tells it
+			// (or, when that fails, the journal keeps it, to be recorded as lost when the session is next used).
+			if (journaled && !progress.leased && isInterruption(options.signal?.reason)) {
+				progress.keepNoted = !(await recordUnstartedTurn(store, sessionId, turnId, {
+					waitMs: Math.min(this.core.leaseWaitMs(), 5000),
+					onRecord: (record) => events.emit({ type: "record.appended", sessionId, record }),
+				}));
+			}
 			events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
 			throw error;
 		} finally {
@@ -141,7 +165,14 @@ export class TurnExecution {
 	/** Closes a turn with its `turn` record (outcome, duration = uptime, usage). */
 	private async recordTurn(
 		lease: SessionLease,
-		turn: { turnId: string; startedAt: Date; model: string; records: SessionRecord[]; error?: unknown },
+		turn: {
+			turnId: string;
+			startedAt: Date;
+			model: string;
+			records: SessionRecord[];
+			error?: unknown;
+			interrupted?: boolean;
+		},
 	): Promise<void> {
 		const result = await lease.append([turnRecordInput({ ...turn, endedAt: new Date() })]);
 		const sessionId = lease.sessionId;

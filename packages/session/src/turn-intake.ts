@@ -2,20 +2,24 @@ import { randomBytes } from "node:crypto";
 import { type ContentBlock, textBlock } from "@agent/session-format/reading";
 import { checkUserContent, noteAcceptedTurn } from "./accepted-turns.js";
 import { checkParentSeqShape } from "./continue-from.js";
+import { toEventError } from "./events.js";
 import type { ModelResolver } from "./model-resolver.js";
 import type { RuntimeMachinery } from "./runtime-machinery.js";
 import type { QueuedTurn, RuntimeCore, SendOptions } from "./runtime-options.js";
 import { checkThinkingLevel } from "./thinking-levels.js";
 import type { TurnControls } from "./turn-controls.js";
 import type { TurnQueue } from "./turn-queue.js";
+import { TurnSlots } from "./turn-slots.js";
 
 /**
  * How a turn gets in: its arguments checked at once, an id unique across processes, its own
  * AbortController, the model checked and the turn noted in the store's journal (accepted), then
- * its place in the session's queue. The turn itself runs when its time comes (turn-execution.ts).
+ * its place in the session's queue, and a slot among the turns this runtime runs at once
+ * (maxConcurrentTurns). The turn itself runs when its time comes (turn-execution.ts).
  */
 export class TurnIntake {
 	private turnCounter = 0;
+	private readonly slots: TurnSlots;
 
 	constructor(
 		private readonly core: RuntimeCore,
@@ -23,7 +27,9 @@ export class TurnIntake {
 		private readonly queue: TurnQueue,
 		private readonly controls: TurnControls,
 		private readonly machinery: () => Promise<RuntimeMachinery>,
-	) {}
+	) {
+		this.slots = new TurnSlots(core.options.maxConcurrentTurns);
+	}
 
 	enqueue(sessionId: string, content: string | ContentBlock[], options: SendOptions): QueuedTurn {
 		// A bad thinking level or parentSeq fails here, at once, rather than when the turn's time comes.
@@ -45,8 +51,19 @@ export class TurnIntake {
 		let position = 0;
 		const done = this.queue.enqueue(
 			sessionId,
-			async () =>
-				(await this.machinery()).turns.execute(sessionId, turnId, blocks, { ...options, signal }, await noted),
+			async () => {
+				const journaled = await noted.catch((error: unknown) => {
+					// Never accepted (the model was refused, or the journal could not note it): said, so
+					// that nothing shows the turn queued forever.
+					this.core.events.emit({ type: "turn.failed", sessionId, turnId, error: toEventError(error) });
+					throw error;
+				});
+				const { turns } = await this.machinery();
+				return this.slots.run(
+					() => turns.execute(sessionId, turnId, blocks, { ...options, signal }, journaled),
+					signal,
+				);
+			},
 			(queuedAt) => {
 				position = queuedAt;
 				this.core.events.emit({ type: "turn.queued", sessionId, turnId, position: queuedAt });

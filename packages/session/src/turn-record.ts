@@ -6,6 +6,7 @@ import {
 	type Usage,
 } from "@agent/session-format/reading";
 import { toEventError } from "./events.js";
+import { isInterruption } from "./interruption.js";
 
 /**
  * The `turn` record that closes a turn: outcome, start, duration (the session's uptime is the sum
@@ -19,11 +20,13 @@ export function turnRecordInput(turn: {
 	model: string;
 	records: readonly SessionRecord[];
 	error?: unknown;
+	/** The turn was stopped by its process stopping (isInterruption of its signal's reason). */
+	interrupted?: boolean;
 }): RecordInput {
 	const record: RecordInput = {
 		recordType: "turn",
 		turnId: turn.turnId,
-		outcome: outcomeOf(turn.error),
+		outcome: outcomeOf(turn.error, turn.interrupted === true),
 		startedAt: turn.startedAt.toISOString(),
 		durationMs: Math.max(0, turn.endedAt.getTime() - turn.startedAt.getTime()),
 		model: turn.model,
@@ -40,10 +43,11 @@ export function turnRecordInput(turn: {
 	return record;
 }
 
-function outcomeOf(error: unknown): TurnOutcome {
+function outcomeOf(error: unknown, interrupted: boolean): TurnOutcome {
 	if (error === undefined) return "completed";
 	if (isAgentSessionError(error, "TIMED_OUT")) return "timed_out";
-	return isAgentSessionError(error, "ABORTED") ? "cancelled" : "failed";
+	if (!isAgentSessionError(error, "ABORTED")) return "failed";
+	return interrupted || isInterruption(error) ? "interrupted" : "cancelled";
 }
 
 function summedUsage(records: readonly SessionRecord[]): Usage | undefined {

@@ -11,11 +11,12 @@ import {
 	type SessionRecord,
 	type SessionStore,
 	toolCallsOf,
+	type Usage,
 } from "@agent/session-format/reading";
 import type { AssistantMessage, ThinkingLevel } from "@mariozechner/pi-ai";
 import { checkParentSeq } from "./continue-from.js";
 import { describeMs } from "./deadlines.js";
-import type { SessionEvents } from "./events.js";
+import { type EventError, type SessionEvents, toEventError } from "./events.js";
 import { callWithProgress } from "./model-call.js";
 import type { ResolvedModel } from "./model-names.js";
 import { loadPiAi } from "./pi-ai.js";
@@ -104,6 +105,8 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 
 	const { isContextOverflow } = await loadPiAi();
 	let overflowRetried = false;
+	// Model calls so far, and why the next one repeats the last (for model.started).
+	const modelCalls = { made: 0, retryOf: undefined as string | undefined };
 	for (let step = 0; step < env.maxToolSteps; step++) {
 		throwIfAborted(input.signal);
 		// One resume per model call: it decides the threshold and, unless a compaction changed the
@@ -115,13 +118,15 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 			env.onAppended?.(threshold);
 			opened = await env.store.open(input.sessionId, { ephemeral: input.ephemeral });
 		}
-		const { reply, stalled } = await callModel(env, input, opened);
+		const { reply, stalled } = await callModel(env, input, opened, ++modelCalls.made, modelCalls.retryOf);
+		modelCalls.retryOf = undefined;
 		if (reply.stopReason === "error" && isContextOverflow(reply, input.model.model.contextWindow) && !overflowRetried) {
 			overflowRetried = true;
 			const compacted = await env.compactIfNeeded(lease, input.model, "overflow", input.signal);
 			if (compacted) {
 				appended.push(compacted);
 				env.onAppended?.(compacted);
+				modelCalls.retryOf = "context_overflow";
 				step--;
 				continue;
 			}
@@ -129,13 +134,11 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 		const failed = reply.stopReason === "aborted" || reply.stopReason === "error";
 		const kept = !failed || input.keepFailedReply();
 		if (kept) await append([assistantRecordInput(reply)]);
-		if (stalled) {
-			throw new AgentSessionError(
-				"TIMED_OUT",
-				`@agent/session: the model ${input.model.name} made no progress for ${describeMs(env.modelCallTimeoutMs)} (model_call_timeout_seconds) and the turn was stopped; send again to retry`,
-			);
+		if (stalled) throw stalledError(env, input);
+		if (reply.stopReason === "aborted") {
+			// The signal's reason rides along: a server that stops records such a turn as interrupted.
+			throw new AgentSessionError("ABORTED", "@agent/session: the turn was aborted", { cause: input.signal?.reason });
 		}
-		if (reply.stopReason === "aborted") throw new AgentSessionError("ABORTED", "@agent/session: the turn was aborted");
 		if (reply.stopReason === "error") {
 			const after = kept
 				? "the reply is stored with its error, send again to retry"
@@ -175,7 +178,66 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	);
 }
 
+/**
+ * One model call, told as model.started and model.completed (with its time, stop reason and
+ * usage). `stalled`: it made no progress for model_call_timeout_seconds and was stopped.
+ */
 async function callModel(
+	env: TurnEnvironment,
+	input: TurnInput,
+	opened: OpenedSession,
+	call: number,
+	retryOf: string | undefined,
+): Promise<{ reply: AssistantMessage; stalled: boolean }> {
+	const { sessionId, turnId } = input;
+	const model = input.model.name;
+	env.events.emit({ type: "model.started", sessionId, turnId, model, call, ...(retryOf ? { retryOf } : {}) });
+	const startedAt = Date.now();
+	const ended = (stopReason: string, extra: { usage?: Usage; error?: EventError }) =>
+		env.events.emit({
+			type: "model.completed",
+			sessionId,
+			turnId,
+			model,
+			provider: input.model.model.provider,
+			call,
+			durationMs: Date.now() - startedAt,
+			stopReason,
+			...extra,
+		});
+	let called: { reply: AssistantMessage; stalled: boolean };
+	try {
+		called = await streamReply(env, input, opened);
+	} catch (error) {
+		ended("error", { error: toEventError(error) });
+		throw error;
+	}
+	const { reply, stalled } = called;
+	const failed = reply.stopReason === "error" || reply.stopReason === "aborted";
+	ended(reply.stopReason, {
+		...(reply.usage ? { usage: reply.usage } : {}),
+		...(stalled
+			? { error: toEventError(stalledError(env, input)) }
+			: failed
+				? {
+						error: {
+							code: reply.stopReason === "error" ? "MODEL_FAILED" : "ABORTED",
+							message: reply.errorMessage ?? "",
+						},
+					}
+				: {}),
+	});
+	return called;
+}
+
+function stalledError(env: TurnEnvironment, input: TurnInput): AgentSessionError {
+	return new AgentSessionError(
+		"TIMED_OUT",
+		`@agent/session: the model ${input.model.name} made no progress for ${describeMs(env.modelCallTimeoutMs)} (model_call_timeout_seconds) and the turn was stopped; send again to retry`,
+	);
+}
+
+async function streamReply(
 	env: TurnEnvironment,
 	input: TurnInput,
 	opened: OpenedSession,

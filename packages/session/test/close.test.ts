@@ -48,8 +48,10 @@ describe("AgentSessions.close()", () => {
 		const store = createFileStore({ home: await tempHome() });
 		// The real store, watched for what it has open: a follow left running would keep its watcher.
 		let open = 0;
-		const watch = store.watch.bind(store);
-		store.watch = async (onChange) => {
+		const watch = store.watch?.bind(store);
+		if (!watch) throw new Error("the file store can watch");
+		// A capability is a plain member of the store (readonly in its type): replaced here to count.
+		(store as { watch: typeof watch }).watch = async (onChange) => {
 			const watcher = await watch(onChange);
 			open++;
 			return {

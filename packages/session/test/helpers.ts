@@ -88,6 +88,21 @@ export function fauxModel(
 	};
 }
 
+/** A chat that answers `trigger` once with a provider's context-overflow error, and everything else (and it again) normally. */
+export function overflowsOnce(trigger: string): (context: Context) => ReturnType<typeof fauxAssistantMessage> {
+	let overflowed = false;
+	return (context) => {
+		if (lastUserText(context) === trigger && !overflowed) {
+			overflowed = true;
+			return fauxAssistantMessage([], {
+				stopReason: "error",
+				errorMessage: "prompt is too long: 250000 tokens > 200000 maximum",
+			});
+		}
+		return fauxAssistantMessage(`reply to ${lastUserText(context)}`);
+	};
+}
+
 export async function openRuntime(
 	home: string,
 	options: Partial<AgentSessionsOptions> & {

@@ -2,7 +2,7 @@ import type { MessageRecord, StoredRecord } from "@agent/session-format";
 import { fauxAssistantMessage, fauxToolCall, Type } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveConfig, type SessionEvent } from "../src/index.js";
-import { fauxModel, lastUserText, openRuntime, tempHome } from "./helpers.js";
+import { fauxModel, lastUserText, openRuntime, overflowsOnce, tempHome } from "./helpers.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -193,19 +193,7 @@ describe("compaction in the runtime", () => {
 
 	it("on a context overflow, compacts (trigger overflow) and retries once", async () => {
 		const home = await tempHome();
-		let overflowed = false;
-		const { resolveModel } = model({
-			chat: (context) => {
-				if (lastUserText(context) === "trigger overflow" && !overflowed) {
-					overflowed = true;
-					return fauxAssistantMessage([], {
-						stopReason: "error",
-						errorMessage: "prompt is too long: 250000 tokens > 200000 maximum",
-					});
-				}
-				return fauxAssistantMessage(`reply to ${lastUserText(context)}`);
-			},
-		});
+		const { resolveModel } = model({ chat: overflowsOnce("trigger overflow") });
 		const runtime = await openRuntime(home, { resolveModel, compaction: { keepRecentTokens: 10 } });
 		const session = await runtime.create({ model: "faux/faux-small" });
 		for (let i = 0; i < 4; i++) await runtime.send(session.id, `warm up ${i} ${"x".repeat(200)}`);

@@ -1,6 +1,6 @@
 import { cpuRatio, formatBytes, formatMs, formatRatio, ratio, rssGrowth } from "./format.js";
 import { IMPORT_SECTION } from "./import-rows.js";
-import type { Row } from "./suite.js";
+import type { Row } from "./row.js";
 
 export interface GoalResult {
 	goal: string;

@@ -1,6 +1,6 @@
 import type { Contender } from "./interleave.js";
 import type { Plan } from "./plan.js";
-import type { Row } from "./suite.js";
+import type { Row } from "./row.js";
 
 export const IMPORT_SECTION = "Cold import, whole process (floor: node -e 0)";
 

@@ -6,21 +6,7 @@ import { importRows } from "./import-rows.js";
 import { type Contender, interleaved } from "./interleave.js";
 import type { Measurement } from "./measure.js";
 import type { Plan } from "./plan.js";
-
-/** One line of the table: ours, pi and the floor on the same input, each measured in its own process. */
-export interface Row {
-	section: string;
-	label: string;
-	ours?: Measurement;
-	pi?: Measurement;
-	floor?: Measurement;
-	/** Bytes of the live path (kept turns + after the compaction), for the memory goal. */
-	liveBytes?: number;
-	/** Bytes of the input (one session file, or all sessions listed). */
-	inputBytes?: number;
-	/** Records appended per run. */
-	records?: number;
-}
+import type { Row } from "./row.js";
 
 export interface Datasets {
 	resume: SessionDataset[];

@@ -29,6 +29,10 @@ export function runStoreConformance(name: string, makeStore: MakeStore): void {
 				return handle.store;
 			},
 		};
+		const current = (): StoreHandle => {
+			if (!handle) throw new Error("the conformance suite's store is used outside a test");
+			return handle;
+		};
 		beforeEach(async () => {
 			handle = await makeStore();
 		});
@@ -46,11 +50,8 @@ export function runStoreConformance(name: string, makeStore: MakeStore): void {
 		describeTree(context);
 		describeLifecycle(context);
 		describeLease(context);
-		describeVerify(context);
+		describeVerify(context, current);
 		describeJournal(context);
-		describeLogIsTruth(context, () => {
-			if (!handle) throw new Error("the conformance suite's store is used outside a test");
-			return handle;
-		});
+		describeLogIsTruth(context, current);
 	});
 }

@@ -197,6 +197,7 @@ const createFields = fc.record({
 	systemPromptOverride: fieldText,
 	identityKey: fieldText,
 	cwd: fieldText,
+	createdBy: fc.oneof(fieldText, fc.constantFrom("ana", "bo")),
 	uptimeSeconds: fc.constantFrom(0, 1.5, 60),
 	deferred: fc.constantFrom(false, false, false, true),
 	importedFrom: fc.record({ format: fc.constantFrom("pi", "codex", "p\u0000"), sourceId: fieldText }),
@@ -213,6 +214,7 @@ const CREATE_KEYS = [
 	"systemPromptOverride",
 	"identityKey",
 	"cwd",
+	"createdBy",
 	"uptimeSeconds",
 	"deferred",
 	"importedFrom",
@@ -299,6 +301,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 				),
 				identityKey: sometimes(fc.oneof(fieldText, fc.constant("k1"))),
 				cwd: sometimes(fc.oneof(fieldText, fc.constant("/srv/app"))),
+				createdBy: sometimes(fc.oneof(fieldText, fc.constantFrom("ana", "bo"))),
 				source: sometimes(fc.constantFrom("interactive" as const, "cron" as const)),
 				limit: sometimes(fc.constantFrom(1, 2, 50)),
 			})
@@ -333,6 +336,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 				options: fc.record({
 					archived,
 					cwd: sometimes(fc.oneof(fieldText, fc.constant("/srv/app"))),
+					createdBy: sometimes(fc.oneof(fieldText, fc.constantFrom("ana", "bo"))),
 					limit: sometimes(fc.constantFrom(1, 3, 100)),
 				}),
 			})
@@ -347,7 +351,12 @@ function withoutUndefined<T extends object>(value: T): T {
 /** A program: a session to work on, then a handful of steps, most of them on the few sessions it creates. */
 export const program: fc.Arbitrary<Op[]> = fc
 	.tuple(
-		fc.constantFrom<CreateSessionOptions>({}, { name: "first" }, { cwd: "/srv/app", identityKey: "k1" }),
+		fc.constantFrom<CreateSessionOptions>(
+			{},
+			{ name: "first" },
+			{ cwd: "/srv/app", identityKey: "k1" },
+			{ createdBy: "ana" },
+		),
 		fc.array(op, { minLength: 1, maxLength: 24 }),
 	)
 	.map(([options, steps]) => [{ op: "create", options }, ...steps]);

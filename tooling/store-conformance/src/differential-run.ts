@@ -73,7 +73,7 @@ async function runStep(store: SessionStore, op: Op, pick: (index: number) => str
 	}
 }
 
-/** Everything a session shows: metadata, records, the resumed path and context, the tail, and verify's verdict. */
+/** Everything a session shows: metadata, records, the resumed path and context, the tail, and verify's report. */
 async function sessionState(store: SessionStore, id: string): Promise<unknown> {
 	const records: StoredRecord[] = [];
 	for await (const record of store.read(id)) records.push(record);
@@ -86,7 +86,12 @@ async function sessionState(store: SessionStore, id: string): Promise<unknown> {
 		context: opened.context,
 		tail: await store.tail(id, 2),
 		verify: report
-			? { ok: report.ok, kinds: report.problems.map((problem) => problem.kind), records: report.records }
+			? {
+					ok: report.ok,
+					// The same words from every store (one log checker); where is a file's line, a row's seq.
+					problems: report.problems.map(({ line: _line, byteOffset: _byteOffset, ...problem }) => problem),
+					records: report.records,
+				}
 			: null,
 	};
 }

@@ -12,6 +12,12 @@ export interface StoreHandle {
 	 * new instance, so no in-memory cache survives either).
 	 */
 	dropCaches(): Promise<SessionStore>;
+	/**
+	 * Optional: makes the stored line of record `seq` unreadable, as a disk error or a hand edit
+	 * might, keeping its length: its first byte becomes "#" (a line of session.jsonl, a row's text).
+	 * The verify tests that need a damaged line run where a backend gives this.
+	 */
+	damage?(id: string, seq: number): Promise<void>;
 }
 
 export type MakeStore = () => Promise<StoreHandle>;

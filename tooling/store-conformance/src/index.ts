@@ -15,3 +15,4 @@ export {
 	user,
 } from "./fixtures.js";
 export { BAD_IDS } from "./ids.js";
+export { exitWithin, runStoreScript, type StoreScript } from "./store-script.js";

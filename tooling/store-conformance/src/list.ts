@@ -42,6 +42,28 @@ export function describeList(context: SuiteContext): void {
 			expect((await store.list({ identityKey: "telegram:1/user:3" })).sessions).toEqual([]);
 		});
 
+		it("filters by the user that created a session, in the store: a page of one user's sessions is full, its cursor pages on through theirs only", async () => {
+			const { store } = context;
+			const ana: string[] = [];
+			for (let i = 0; i < 5; i++) {
+				const mine = await store.create({ createdBy: "ana" });
+				const theirs = await store.create({ createdBy: "bo" });
+				await store.append(mine.id, [user(`ana ${i}`, `2024-01-0${i + 1}T00:00:00.000Z`)]);
+				await store.append(theirs.id, [user(`bo ${i}`, `2024-01-0${i + 1}T12:00:00.000Z`)]);
+				ana.unshift(mine.id);
+			}
+			await store.create({ name: "nobody's" });
+			expect((await store.metadata(ana[0] as string)).createdBy).toBe("ana");
+			const first = await store.list({ createdBy: "ana", limit: 2 });
+			expect(ids(first.sessions)).toEqual(ana.slice(0, 2));
+			const rest = await store.list({ createdBy: "ana", cursor: first.nextCursor as string });
+			expect(ids(rest.sessions)).toEqual(ana.slice(2));
+			expect(rest.nextCursor).toBeUndefined();
+			expect((await store.list({ createdBy: "bo" })).sessions.every((s) => s.createdBy === "bo")).toBe(true);
+			expect((await store.list({ createdBy: "Ana" })).sessions).toEqual([]);
+			await expectCode(store.list({ createdBy: "a\u0000" }), "INVALID_ARGUMENT");
+		});
+
 		it("pages with limit and an opaque cursor: every session once, in order, and no cursor after the last page", async () => {
 			const { store } = context;
 			for (let i = 0; i < 7; i++) {

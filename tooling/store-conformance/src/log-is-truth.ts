@@ -39,6 +39,7 @@ async function useEveryFeature(store: SessionStore): Promise<SessionMetadata[]> 
 		systemPromptOverride: "Answer in French.",
 		identityKey: "telegram:1/user:2",
 		cwd: "/srv/project",
+		createdBy: "ana",
 	});
 	await store.append(main.id, [
 		user("Quelle heure est-il ?"),
@@ -117,7 +118,7 @@ export function describeLogIsTruth(context: SuiteContext, handle: () => StoreHan
 			expect(await observe(fresh)).toEqual(before);
 		});
 
-		it("the facts a user reads are the log's: name, model, source, cron job, system prompt, identity, cwd, archive, leaf, fork origin, labels, uptime", async () => {
+		it("the facts a user reads are the log's: name, model, source, cron job, system prompt, identity, cwd, creator, archive, leaf, fork origin, labels, uptime", async () => {
 			const [main, forked, , archived] = await useEveryFeature(context.store);
 			const store = await handle().dropCaches();
 			const meta = await store.metadata((main as SessionMetadata).id);
@@ -128,6 +129,7 @@ export function describeLogIsTruth(context: SuiteContext, handle: () => StoreHan
 				systemPromptOverride: "Answer in French.",
 				identityKey: "telegram:1/user:2",
 				cwd: "/srv/project",
+				createdBy: "ana",
 				uptimeSeconds: 12.5,
 				thinkingLevel: "high",
 				compactionCount: 1,
@@ -140,6 +142,8 @@ export function describeLogIsTruth(context: SuiteContext, handle: () => StoreHan
 			expect(fork.name).toBe("the fork");
 			expect(fork.forkedFrom?.sessionId).toBe((main as SessionMetadata).id);
 			expect(fork.systemPromptOverride).toBe("Answer in French.");
+			expect(fork.createdBy).toBe("ana");
+			expect((await store.list({ createdBy: "ana", archived: true })).sessions.map((s) => s.id)).toContain(fork.id);
 			expect((await store.metadata((archived as SessionMetadata).id)).archivedAt).toBeDefined();
 			expect((await store.list()).sessions.map((s) => s.id)).not.toContain((archived as SessionMetadata).id);
 			expect((await store.findByIdentity("telegram:1/user:2"))?.id).toBe((main as SessionMetadata).id);

@@ -77,6 +77,25 @@ export function describeSearch(context: SuiteContext): void {
 			expect((await store.search("shared", { limit: 3 })).length).toBe(3);
 		});
 
+		it("scopes by the user that created a session (createdBy), in the store: the limit counts only their hits", async () => {
+			const { store } = context;
+			const mine = await store.create({ createdBy: "ana" });
+			const theirs = await store.create({ createdBy: "bo" });
+			const nobody = await store.create();
+			await store.append(mine.id, [user("budget draft"), user("budget final")]);
+			for (const { id } of [theirs, nobody])
+				await store.append(id, [user("budget a"), user("budget b"), user("budget c")]);
+			const hits = await store.search("budget", { createdBy: "ana", limit: 2 });
+			expect(hits.map((hit) => [hit.sessionId, hit.seq])).toEqual([
+				[mine.id, 1],
+				[mine.id, 2],
+			]);
+			expect(new Set((await store.search("budget", { createdBy: "bo" })).map((hit) => hit.sessionId))).toEqual(
+				new Set([theirs.id]),
+			);
+			expect(await store.search("budget", { createdBy: "carol" })).toEqual([]);
+		});
+
 		it("a word in thousands of messages: the first hits in listing order, archived skipped, a rare phrase of common words found", async () => {
 			const { store } = context;
 			// 250 sessions of 9 messages (2,250 rows holding "common"): PostgreSQL walks the listing for such a word.

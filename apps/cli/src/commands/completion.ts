@@ -2,9 +2,9 @@ import { Command } from "commander";
 import { choiceOption } from "../args.js";
 import type { CliContext } from "../cli-context.js";
 import { UsageError } from "../errors.js";
-import { takesSession } from "../last-option.js";
 import { bashCompletion, type CompletionSpec, fishCompletion, zshCompletion } from "../render/completion.js";
 import { listSessions } from "../sessions-query.js";
+import { takesSession } from "../takes-session.js";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
 type Shell = (typeof SHELLS)[number];
@@ -32,8 +32,7 @@ export function registerCompletion(ctx: CliContext): Command {
 
 /** Every command's options, read from the commands themselves (all of them loaded, for once). */
 async function completionSpec(ctx: CliContext): Promise<CompletionSpec> {
-	const { buildProgram } = await import("../program.js");
-	const program = await buildProgram(ctx);
+	const program = await ctx.wholeProgram();
 	const flagsOf = (command: Command) =>
 		command.options.flatMap((option) => [option.long, option.short].filter((flag): flag is string => !!flag));
 	return {

@@ -1,5 +1,5 @@
 import readline from "node:readline";
-import type { SessionMetadata } from "@agent/session-format/reading";
+import { headOf, type SessionMetadata } from "@agent/session-format/reading";
 import { Command } from "commander";
 import type { CliContext } from "../cli-context.js";
 import { ReportedFailure, UsageError } from "../errors.js";
@@ -65,7 +65,8 @@ function pickInteractively(ctx: CliContext, sessions: readonly SessionMetadata[]
 			if (name === "up" || (key?.ctrl && name === "p")) state.selected = Math.max(0, state.selected - 1);
 			else if (name === "down" || (key?.ctrl && name === "n"))
 				state.selected = Math.min(state.matches.length - 1, state.selected + 1);
-			else if (name === "backspace") setFilter(state.filter.slice(0, -1));
+			else if (name === "backspace")
+				setFilter(headOf(state.filter, state.filter.length - 1)); // the last character, whole
 			else if (text && !key?.ctrl && !key?.meta && text >= " ") setFilter(state.filter + text);
 			draw();
 		};

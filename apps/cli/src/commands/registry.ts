@@ -36,5 +36,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<RegisterCommand>>> 
 	tools: async () => (await import("./tools.js")).registerTools,
 	turns: async () => (await import("./turns.js")).registerTurns,
 	migrate: async () => (await import("./migrate.js")).registerMigrate,
+	backup: async () => (await import("./backup.js")).registerBackup,
+	prune: async () => (await import("./prune.js")).registerPrune,
 	completion: async () => (await import("./completion.js")).registerCompletion,
 };

@@ -4,19 +4,27 @@ import type { CliContext } from "../cli-context.js";
 import type { Paint } from "../io/colors.js";
 import { formatBytes, formatCost, formatCount } from "../render/format.js";
 import { renderTable } from "../render/table.js";
-import { storeStats } from "../sessions-query.js";
+import { listSessions, storeStats } from "../sessions-query.js";
 
 export function registerStats(ctx: CliContext): Command {
 	return new Command("stats")
-		.description("sessions, records, bytes, tokens and cost by model: of one session or of the whole store")
+		.description(
+			"sessions, records, bytes, tokens and cost by model and by user: of one session, one user's, or the whole store",
+		)
 		.argument("[id]", "session id (default: every session, archived ones included)")
-		.option("--json", "print { sessions, archivedSessions, records, messages, compactions, bytes, totals, byModel }")
-		.action(async (rawId: string | undefined, flags: { json?: boolean }) => {
+		.option("--user <name>", "only the sessions this user created (a server's user: createdBy)")
+		.option(
+			"--json",
+			"print { sessions, archivedSessions, records, messages, compactions, bytes, totals, byModel, byUser }",
+		)
+		.action(async (rawId: string | undefined, flags: { json?: boolean; user?: string }) => {
 			const store = await ctx.readStore();
 			const stats =
-				rawId === undefined
-					? await storeStats(store)
-					: summarizeSessions([await store.metadata(await ctx.sessionId(rawId))]);
+				rawId !== undefined
+					? summarizeSessions([await store.metadata(await ctx.sessionId(rawId))])
+					: flags.user !== undefined
+						? summarizeSessions(await listSessions(store, { archived: true, createdBy: flags.user }))
+						: await storeStats(store);
 			if (flags.json) return ctx.out.json(stats);
 			for (const line of renderStats(stats, ctx.out.paint)) await ctx.out.line(line);
 		});
@@ -32,29 +40,51 @@ function renderStats(stats: SessionStats, paint: Paint): string[] {
 		`${paint("gray", "cost:       ")}${formatCost(totals.cost)} over ${formatCount(totals.turns)} turn(s)`,
 	];
 	const models = Object.entries(stats.byModel);
-	if (models.length === 0) return lines;
-	lines.push(
-		"",
-		...renderTable(
-			[
-				{ header: "MODEL" },
-				{ header: "SESSIONS", right: true },
-				{ header: "TURNS", right: true },
-				{ header: "INPUT", right: true },
-				{ header: "OUTPUT", right: true },
-				{ header: "TOTAL TOKENS", right: true },
-				{ header: "COST", right: true },
-			],
-			models.map(([model, entry]) => [
-				model,
-				formatCount(entry.sessions),
-				formatCount(entry.turns),
-				formatCount(entry.input),
-				formatCount(entry.output),
-				formatCount(entry.totalTokens),
-				formatCost(entry.cost),
-			]),
-		),
-	);
+	if (models.length > 0)
+		lines.push(
+			"",
+			...renderTable(
+				[
+					{ header: "MODEL" },
+					{ header: "SESSIONS", right: true },
+					{ header: "TURNS", right: true },
+					{ header: "INPUT", right: true },
+					{ header: "OUTPUT", right: true },
+					{ header: "TOTAL TOKENS", right: true },
+					{ header: "COST", right: true },
+				],
+				models.map(([model, entry]) => [
+					model,
+					formatCount(entry.sessions),
+					formatCount(entry.turns),
+					formatCount(entry.input),
+					formatCount(entry.output),
+					formatCount(entry.totalTokens),
+					formatCost(entry.cost),
+				]),
+			),
+		);
+	const users = Object.entries(stats.byUser ?? {});
+	if (users.length > 0) {
+		lines.push(
+			"",
+			...renderTable(
+				[
+					{ header: "USER" },
+					{ header: "SESSIONS", right: true },
+					{ header: "TURNS", right: true },
+					{ header: "TOTAL TOKENS", right: true },
+					{ header: "COST", right: true },
+				],
+				users.map(([user, entry]) => [
+					user,
+					formatCount(entry.sessions),
+					formatCount(entry.turns),
+					formatCount(entry.totalTokens),
+					formatCost(entry.cost),
+				]),
+			),
+		);
+	}
 	return lines;
 }

@@ -1,5 +1,6 @@
 import type { Hono } from "hono";
 import { queryParams } from "../request-input.js";
+import { ownFilter, userOf } from "../request-user.js";
 import type { RouteDeps } from "../route-deps.js";
 import { searchQuery } from "../schemas.js";
 import { SEARCH_COUNT_CAP, SearchResults } from "../search-results.js";
@@ -16,9 +17,12 @@ export function registerSearchRoutes(app: Hono, { runtime }: RouteDeps): void {
 		const query = queryParams(c, searchQuery);
 		const offset = query.offset ?? 0;
 		const limit = query.limit ?? 50;
-		const key = JSON.stringify([query.q, query.archived ?? false, query.cwd ?? ""]);
+		const own = ownFilter(userOf(c));
+		// The user's filter is part of the key: one user's pages are never another's.
+		const key = JSON.stringify([query.q, query.archived ?? false, query.cwd ?? "", own.createdBy ?? null]);
 		const hits = await results.get(key, offset === 0, () =>
 			runtime.store.search(query.q, {
+				...own,
 				...(query.archived !== undefined ? { archived: query.archived } : {}),
 				...(query.cwd ? { cwd: query.cwd } : {}),
 				limit: SEARCH_COUNT_CAP,

@@ -1,11 +1,16 @@
 import type { Hono } from "hono";
 import { CompactionRuns } from "../compaction-runs.js";
 import { jsonBody, sessionIdParam } from "../request-input.js";
+import { userOf } from "../request-user.js";
 import type { RouteDeps } from "../route-deps.js";
 import { branchBody, compactBody, forkBody, labelBody } from "../schemas.js";
+import { checkSpend } from "../spend-ledger.js";
 
 /** Compact now (and stop it), fork into a new session, move the active leaf (branch), or label a record. */
-export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdown }: RouteDeps): void {
+export function registerSessionActionRoutes(
+	app: Hono,
+	{ runtime, models, shutdown, guard, spend, basePath }: RouteDeps,
+): void {
 	const compactions = new CompactionRuns();
 	app.post("/api/sessions/:id/compact", async (c) => {
 		const id = sessionIdParam(c);
@@ -13,6 +18,8 @@ export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdo
 		if (body.model) models.check(body.model);
 		shutdown.refuseIfStopping();
 		await runtime.metadata(id);
+		await checkSpend(guard, spend, userOf(c));
+		shutdown.refuseIfStopping();
 		const run = await compactions.run(id, shutdown.signal, (signal) =>
 			runtime.compact(id, {
 				signal,
@@ -41,7 +48,7 @@ export function registerSessionActionRoutes(app: Hono, { runtime, models, shutdo
 			...(body.atSeq !== undefined ? { atSeq: body.atSeq } : {}),
 			...(body.name ? { name: body.name } : {}),
 		});
-		return c.json(metadata, 201, { Location: `/api/sessions/${metadata.id}` });
+		return c.json(metadata, 201, { Location: `${basePath}/api/sessions/${metadata.id}` });
 	});
 
 	app.post("/api/sessions/:id/branch", async (c) => {

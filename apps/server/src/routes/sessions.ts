@@ -1,13 +1,16 @@
 import type { Hono } from "hono";
 import { jsonBody, queryParams, sessionIdParam } from "../request-input.js";
+import { creatorOf, ownFilter, userOf } from "../request-user.js";
 import type { RouteDeps } from "../route-deps.js";
 import { createSessionBody, listQuery, updateSessionBody } from "../schemas.js";
 
 /** The session collection and one session's metadata: list, create, get, rename/archive, delete. */
-export function registerSessionRoutes(app: Hono, { runtime, models }: RouteDeps): void {
+export function registerSessionRoutes(app: Hono, { runtime, models, basePath, owners }: RouteDeps): void {
 	app.get("/api/sessions", async (c) => {
 		const query = queryParams(c, listQuery);
 		const page = await runtime.list({
+			// In the store, before paging: a user's page is full of their own sessions.
+			...ownFilter(userOf(c)),
 			...(query.search ? { search: query.search } : {}),
 			...(query.archived !== undefined ? { archived: query.archived } : {}),
 			...(query.source ? { source: query.source } : {}),
@@ -15,6 +18,8 @@ export function registerSessionRoutes(app: Hono, { runtime, models }: RouteDeps)
 			limit: query.limit ?? 50,
 			...(query.cursor ? { cursor: query.cursor } : {}),
 		});
+		// A session listed is one a page may show: its feed can then tell whose later events are.
+		for (const metadata of page.sessions) owners.remember(metadata);
 		return c.json(page);
 	});
 
@@ -27,8 +32,9 @@ export function registerSessionRoutes(app: Hono, { runtime, models }: RouteDeps)
 			...(body.systemPromptOverride ? { systemPromptOverride: body.systemPromptOverride } : {}),
 			...(body.identityKey ? { identityKey: body.identityKey } : {}),
 			...(body.deferred ? { deferred: true } : {}),
+			...creatorOf(userOf(c)),
 		});
-		return c.json(metadata, 201, { Location: `/api/sessions/${metadata.id}` });
+		return c.json(metadata, 201, { Location: `${basePath}/api/sessions/${metadata.id}` });
 	});
 
 	app.get("/api/sessions/:id", async (c) => {

@@ -30,6 +30,14 @@ export interface ModelList {
 	unconfigured: string[];
 }
 
+/** GET /api/stats: usage and cost of the sessions the caller may see, per user; who asks and their spend today. */
+export interface UsageStats {
+	sessions: number;
+	totals: { turns: number; totalTokens: number; cost: number };
+	byUser: Record<string, { sessions: number; turns: number; totalTokens: number; cost: number }>;
+	user: { name?: string; admin: boolean; dailySpendLimit?: number; spentToday?: number };
+}
+
 export type ExportFormat = "md" | "html" | "jsonl" | "pi";
 
 /** GET /api/search: one message whose text holds the query. */
@@ -58,6 +66,14 @@ export interface QueuedTurn {
 }
 
 const TOKEN_KEY = "agent-sessions.token";
+
+/**
+ * An API path ("/api/...") as a URL relative to the page, so that a server behind a proxy under a
+ * base path (/agents/ serving /agents/api/...) is called where it is.
+ */
+export function pageRelative(apiPath: string): URL {
+	return new URL(apiPath.replace(/^\/+/, ""), document.baseURI);
+}
 
 /** The server's HTTP API, with the bearer token (kept for this tab only) when the server asks for one. */
 export class Api {
@@ -117,6 +133,10 @@ export class Api {
 		if (options.archived) query.set("archived", "true");
 		if (options.offset) query.set("offset", String(options.offset));
 		return this.request("GET", `/api/search?${query}`);
+	}
+
+	stats(): Promise<UsageStats> {
+		return this.request("GET", "/api/stats");
 	}
 
 	models(): Promise<ModelList> {
@@ -193,7 +213,11 @@ export class Api {
 		if (token) headers.Authorization = `Bearer ${token}`;
 		let response: Response;
 		try {
-			response = await fetch(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+			response = await fetch(pageRelative(url), {
+				method,
+				headers,
+				...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+			});
 		} catch (error) {
 			// No answer at all (the server stopped, the network is down): fetch says only "Failed to fetch".
 			const raw = (error as Error).message;

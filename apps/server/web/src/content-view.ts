@@ -1,4 +1,4 @@
-import type { ContentBlock, StoredRecord } from "@agent/session-format/reading";
+import { type ContentBlock, headOf, type StoredRecord } from "@agent/session-format/reading";
 import { type Child, h } from "./dom.js";
 import { argumentsPreview, preview } from "./format.js";
 import { markdownElement } from "./markdown-view.js";
@@ -39,7 +39,7 @@ export function imageElement(mimeType: string, data: string): HTMLElement {
 	const type = mimeType.toLowerCase();
 	const clean = data.replace(/\s+/g, "");
 	if (!IMAGE_TYPES.has(type) || !BASE64.test(clean)) {
-		return h("div", { class: "image-placeholder" }, `[image, ${mimeType.slice(0, 60)}: not shown]`);
+		return h("div", { class: "image-placeholder" }, `[image, ${headOf(mimeType, 60)}: not shown]`);
 	}
 	const image = h("img", {
 		class: "message-image",

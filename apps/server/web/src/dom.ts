@@ -19,6 +19,7 @@ export type Props = {
 	min?: string;
 	for?: string;
 	alt?: string;
+	scope?: string;
 	[attribute: `data-${string}`]: string | number | undefined;
 	[attribute: `aria-${string}`]: string | undefined;
 };

@@ -36,6 +36,13 @@ function noKey(provider: string): string {
 export function describeError(code: string | undefined, message: string, model?: string): string {
 	const text = message.replace(/^(agent-sessions-server|@agent\/[\w-]+): /, "");
 	if (code === "MODEL_NOT_CONFIGURED") return noKey(providerIn(message) ?? providerIn(model ?? "") ?? "this provider");
+	// The server's own limits (server.limits in config.yaml), before the provider's below.
+	if (code === "SPEND_LIMIT_REACHED") {
+		return `You reached your daily spend limit: no new turns until midnight UTC. Ask the server's admin to raise it. (${text})`;
+	}
+	if (code === "RATE_LIMITED" || code === "TOO_MANY_WEBSOCKETS") {
+		return "Too many requests from you at once (the server's per-user limit). Wait a few seconds and try again.";
+	}
 	if (code === "ABORTED" || /request was aborted/i.test(message))
 		return "Stopped: what the reply had written so far is kept.";
 	if (code === "NETWORK" || /failed to fetch|networkerror|load failed/i.test(message)) {

@@ -1,4 +1,5 @@
 import type { SessionEvent } from "@agent/session";
+import { pageRelative } from "./api.js";
 
 /** What a socket delivers: the runtime's events, after a first `subscribed`. */
 export type SocketMessage = SessionEvent | { type: "subscribed"; sessionId?: string };
@@ -57,7 +58,8 @@ export class EventSocket {
 	}
 
 	private connect(): void {
-		const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${this.path}`;
+		const url = pageRelative(this.path);
+		url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
 		const token = this.handlers.token?.();
 		const protocols = token ? [PROTOCOL, `bearer.${base64url(token)}`] : [PROTOCOL];
 		const socket = new WebSocket(url, protocols);

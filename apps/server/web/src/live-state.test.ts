@@ -64,6 +64,34 @@ describe("the page's live updates (a reducer over the session's events)", () => 
 		expect(deltaOnly.effects.map((e) => e.type)).toEqual(["queue", "streaming"]);
 	});
 
+	it("a turn lost with the instance that ran it ends when its record (interrupted) arrives: no Stop left for it", () => {
+		const lost: SessionRecord = {
+			recordType: "turn",
+			schemaVersion: 1,
+			seq: 4,
+			timestamp: "2026-01-01T00:00:00.000Z",
+			turnId: "t1",
+			outcome: "interrupted",
+			startedAt: "2026-01-01T00:00:00.000Z",
+			durationMs: 0,
+		};
+		const { state, effects } = run([
+			started("t1"),
+			delta("t1", "Once upon"),
+			{ type: "turn.queued", sessionId: id, turnId: "t2", position: 0 },
+			{ type: "record.appended", sessionId: id, record: lost },
+		]);
+		expect(state).toEqual({ pending: ["t2"] });
+		expect(effects.slice(-4).map((e) => e.type)).toEqual(["record", "queue", "streaming", "turn-ended"]);
+		// The record of a turn that ended as usual changes nothing: its turn.completed or turn.failed says so.
+		const completed = { ...lost, outcome: "completed" as const };
+		const usual = run([
+			started("t3"),
+			{ type: "record.appended", sessionId: id, record: { ...completed, turnId: "t3" } },
+		]);
+		expect(usual.state.pending).toEqual(["t3"]);
+	});
+
 	it("a stopped turn is a notice in words, not an error; a failed one says what to do", () => {
 		const stopped = run([
 			started("t1"),

@@ -47,6 +47,19 @@ export function reduceLive(
 		case "record.appended": {
 			const record = event.record as StoredRecord;
 			const effects: LiveEffect[] = [{ type: "record", record }];
+			// A turn lost with the process that ran it is recorded (interrupted) when the session is next
+			// used, on any instance; no turn.failed comes for it, so its record ends it here.
+			if (record.recordType === "turn" && record.outcome === "interrupted" && state.pending.includes(record.turnId)) {
+				const { streaming, ...rest } = state;
+				return {
+					state: {
+						...rest,
+						pending: state.pending.filter((turn) => turn !== record.turnId),
+						...(streaming && streaming.turnId !== record.turnId ? { streaming } : {}),
+					},
+					effects: [...effects, { type: "queue" }, { type: "streaming" }, { type: "turn-ended" }],
+				};
+			}
 			// A stored reply: the text so far is a record now; the next model call writes afresh.
 			if (state.streaming && record.recordType === "message" && record.role === "assistant") {
 				return {

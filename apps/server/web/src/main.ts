@@ -6,6 +6,7 @@ import { EventSocket } from "./event-socket.js";
 import { MessageSearch } from "./message-search.js";
 import { SessionList } from "./session-list.js";
 import { SessionView } from "./session-view.js";
+import { UsageDialog } from "./usage-dialog.js";
 
 const api = new Api();
 const el = {
@@ -54,6 +55,8 @@ const list = new SessionList(byId("session-list"), api, {
 		el.connection.textContent = message;
 	},
 });
+
+new UsageDialog(api);
 
 const messageSearch = new MessageSearch(byId("message-results"), api, (id) => list.nameOf(id));
 

@@ -1,27 +1,26 @@
-import type { SessionEvent } from "@agent/session";
 import { type SessionMetadata, SessionTree, type StoredRecord } from "@agent/session-format/reading";
 import type { Api, ModelList } from "./api.js";
 import { isOnPath, latestLeafUnder } from "./branches.js";
 import { CompactionDialog } from "./compaction-dialog.js";
 import { Composer } from "./composer.js";
 import { byId } from "./dom.js";
-import { IDLE, type LiveEffect, type LiveState, leafAfter, reduceLive } from "./live-state.js";
+import { leafAfter } from "./live-state.js";
+import { LiveUpdates, type LiveView } from "./live-updates.js";
 import { type NoticeKind, Notices } from "./notices.js";
 import { SessionActions } from "./session-actions.js";
 import { SessionConnection } from "./session-connection.js";
 import { SessionFind } from "./session-find.js";
 import { SessionHeader } from "./session-header.js";
-import type { SessionPort } from "./session-port.js";
 import { SessionTabs } from "./session-tabs.js";
 import { Transcript } from "./transcript-view.js";
 
 /**
  * One open session (or a new one not saved yet): it keeps the session's state (metadata,
- * records, the leaf on screen, the selection, the live state) and loads it, subscribe first so
- * nothing is missed. The header, tabs, transcript, actions and compaction dialog draw and act
- * through its SessionPort; its socket's events go through the live reducer (live-state.ts).
+ * records, the leaf on screen, the selection) and loads it, subscribe first so nothing is missed.
+ * The header, tabs, transcript, actions and compaction dialog draw and act through its
+ * SessionPort; its socket's events go to the live updates (live-updates.ts).
  */
-export class SessionView implements SessionPort {
+export class SessionView implements LiveView {
 	private sessionId: string | undefined;
 	private draft = false;
 	private meta: SessionMetadata | undefined;
@@ -29,7 +28,6 @@ export class SessionView implements SessionPort {
 	/** The leaf whose path is shown; follows the active leaf unless the user picked another branch. */
 	private leaf: number | null = null;
 	private selected: number | null = null;
-	private live: LiveState = IDLE;
 	private compacting = false;
 	private contextTokens: number | undefined;
 	/** A message to show once it is loaded (a search result, a tree pick, a link), and text to mark in it. */
@@ -47,6 +45,7 @@ export class SessionView implements SessionPort {
 	private readonly tabs: SessionTabs;
 	private readonly actions: SessionActions;
 	private readonly compaction: CompactionDialog;
+	private readonly live: LiveUpdates;
 	private readonly transcript: Transcript;
 	private readonly finder: SessionFind;
 
@@ -58,6 +57,7 @@ export class SessionView implements SessionPort {
 		this.composer = new Composer(() => void this.actions.send());
 		this.header = new SessionHeader(this);
 		this.compaction = new CompactionDialog(this);
+		this.live = new LiveUpdates(this, this.compaction);
 		this.transcript = new Transcript(byId("transcript"), byId<HTMLButtonElement>("jump-latest"), {
 			onSelect: (seq) => this.select(this.selected === seq ? null : seq),
 			onSwitch: (seq) => this.showBranch(latestLeafUnder(this.tree(), seq)),
@@ -121,7 +121,7 @@ export class SessionView implements SessionPort {
 		return this.leaf === null || this.leaf === this.activeLeaf();
 	}
 	isBusy(): boolean {
-		return this.live.pending.length > 0;
+		return this.live.turns > 0;
 	}
 	metadataChanged(metadata: SessionMetadata): void {
 		const following = this.isFollowing();
@@ -161,7 +161,7 @@ export class SessionView implements SessionPort {
 		await this.open(id);
 		await this.connection?.subscribed;
 		// Deferred: if this first turn fails, the server keeps nothing and the page goes back to a draft.
-		this.live = { ...this.live, unsavedFirstMessage: firstMessage };
+		this.live.keepUnsaved(firstMessage);
 	}
 	setCompacting(running: boolean): void {
 		this.compacting = running;
@@ -218,7 +218,7 @@ export class SessionView implements SessionPort {
 				}
 				this.metadataChanged(metadata);
 			},
-			event: (event) => this.onEvent(event),
+			event: (event) => this.live.onEvent(event),
 			notFound: (text) => this.showNotFound(text),
 			failed: (message) => this.notify(message, "error"),
 		});
@@ -236,7 +236,7 @@ export class SessionView implements SessionPort {
 		this.meta = undefined;
 		this.leaf = null;
 		this.selected = null;
-		this.live = IDLE;
+		this.live.reset();
 		this.contextTokens = undefined;
 		this.pendingFocus = undefined;
 		this.composer.cancelEdit();
@@ -269,54 +269,7 @@ export class SessionView implements SessionPort {
 		void this.tabs.refreshContext();
 	}
 
-	private onEvent(event: SessionEvent): void {
-		const { state, effects } = reduceLive(this.live, event, this.meta?.model);
-		this.live = state;
-		for (const effect of effects) this.apply(effect);
-	}
-
-	private apply(effect: LiveEffect): void {
-		switch (effect.type) {
-			case "record":
-				this.addRecord(effect.record);
-				break;
-			case "metadata":
-				this.metadataChanged(effect.metadata);
-				// A rename, a label or a leaf move writes a record without a record.appended event.
-				if (effect.metadata.lastSeq > this.tree().lastSeq) void this.connection?.catchUp();
-				break;
-			case "notice":
-				this.notify(effect.text, effect.kind);
-				break;
-			case "first-turn-lost":
-				this.go("#/new", true);
-				this.composer.message.value = effect.text;
-				this.notify(
-					"The first reply did not come, so nothing was saved; your message is back in the box to send again.",
-					"error",
-				);
-				break;
-			case "deleted":
-				this.showNotFound("This session was deleted.");
-				break;
-			case "compaction":
-				this.compaction.onEvent(effect.event);
-				if (effect.event.type === "compaction.completed") void this.tabs.refreshContext();
-				break;
-			case "turn-ended":
-				this.render();
-				void this.tabs.refreshContext();
-				break;
-			case "streaming":
-				this.renderStreaming();
-				break;
-			case "queue":
-				this.composer.showTurns(this.live.pending.length);
-				break;
-		}
-	}
-
-	private addRecord(record: StoredRecord): void {
+	addRecord(record: StoredRecord): void {
 		const data = this.connection?.data;
 		if (!data) return;
 		if (!data.add(record)) {
@@ -326,6 +279,10 @@ export class SessionView implements SessionPort {
 		this.extendView(record);
 		this.transcript.recordAdded(record);
 		this.render();
+	}
+
+	catchUp(): void {
+		void this.connection?.catchUp();
 	}
 
 	/** A record continuing the leaf on screen extends the view (on whichever branch it is). */
@@ -344,7 +301,7 @@ export class SessionView implements SessionPort {
 			leaf: this.leaf,
 			activeLeaf: this.activeLeaf(),
 			complete: data.complete,
-			streaming: this.live.streaming !== undefined && this.isFollowing(),
+			streaming: this.live.streamingText !== undefined && this.isFollowing(),
 		});
 		this.tabs.treeChanged(data.tree);
 	}
@@ -362,9 +319,10 @@ export class SessionView implements SessionPort {
 		});
 	}
 
-	private renderStreaming(): void {
-		const shown = this.transcript.setStreaming(this.live.streaming?.text);
-		if (shown !== (this.live.streaming !== undefined && this.isFollowing())) this.render();
+	streamingChanged(): void {
+		const text = this.live.streamingText;
+		const shown = this.transcript.setStreaming(text);
+		if (shown !== (text !== undefined && this.isFollowing())) this.render();
 	}
 
 	/**

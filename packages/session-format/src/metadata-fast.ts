@@ -1,4 +1,6 @@
-import type { SessionMetadata } from "@agent/session-format/reading";
+import { isInt, isNumber, isPlain, type Plain } from "./hand-check.js";
+import type { SessionMetadata } from "./metadata.js";
+import { FORKED_FROM_KEYS, IMPORTED_FROM_KEYS, METADATA_KEYS, METRICS_KEYS, TOTALS_KEYS } from "./schema-keys.js";
 
 /**
  * metadata.json checked by hand: the rules of sessionMetadataSchema and its exact output (a copy
@@ -6,6 +8,7 @@ import type { SessionMetadata } from "@agent/session-format/reading";
  * one file per session. Anything not matched exactly (a key the schema does not know, a missing
  * default, a wrong value, a non-plain object) returns undefined, and the caller asks the schema,
  * which decides and words the error. `metadata-fast.test.ts` checks the two against each other.
+ * For a store that keeps metadata as JSON files (@agent/session-fs): see store-kit.ts.
  */
 export function fastMetadata(value: unknown, options: { reuse?: boolean } = {}): SessionMetadata | undefined {
 	if (!isPlain(value) || !onlyKeys(value, METADATA_KEY_SET)) return undefined;
@@ -29,11 +32,11 @@ export function fastMetadata(value: unknown, options: { reuse?: boolean } = {}):
 			if (!metrics) return undefined;
 			out.metrics = metrics;
 		} else if (key === "forkedFrom") {
-			if (!isPlain(given) || !onlyKeys(given, FORKED_FROM_KEYS)) return undefined;
+			if (!isPlain(given) || !onlyKeys(given, FORKED_FROM_KEY_SET)) return undefined;
 			if (typeof given.sessionId !== "string" || !isInt(given.seq, 0)) return undefined;
 			out.forkedFrom = { sessionId: given.sessionId, seq: given.seq };
 		} else if (key === "importedFrom") {
-			if (!isPlain(given) || !onlyKeys(given, IMPORTED_FROM_KEYS)) return undefined;
+			if (!isPlain(given) || !onlyKeys(given, IMPORTED_FROM_KEY_SET)) return undefined;
 			if (typeof given.format !== "string" || typeof given.sourceId !== "string") return undefined;
 			out.importedFrom = { format: given.format, sourceId: given.sourceId };
 		} else if (!reuse) out[key] = given;
@@ -41,34 +44,6 @@ export function fastMetadata(value: unknown, options: { reuse?: boolean } = {}):
 	return out as SessionMetadata;
 }
 
-type Plain = Record<string, unknown>;
-
-/** sessionMetadataSchema's keys, in its order (metadata-fast.test.ts checks they are). */
-export const METADATA_KEYS: readonly string[] = [
-	"id",
-	"name",
-	"createdAt",
-	"lastMessageAt",
-	"model",
-	"messageCount",
-	"source",
-	"cronJobId",
-	"systemPromptOverride",
-	"metrics",
-	"metadataVersion",
-	"lastSeq",
-	"logBytes",
-	"leafSeq",
-	"archivedAt",
-	"forkedFrom",
-	"identityKey",
-	"uptimeSeconds",
-	"thinkingLevel",
-	"compactionCount",
-	"importedFrom",
-	"cwd",
-	"firstMessage",
-];
 /** Required here: the schema gives them defaults, and a file without them goes to the schema. */
 const REQUIRED_STRINGS = ["id", "createdAt", "lastMessageAt", "model"];
 const OPTIONAL_STRINGS = [
@@ -79,23 +54,15 @@ const OPTIONAL_STRINGS = [
 	"identityKey",
 	"thinkingLevel",
 	"cwd",
+	"createdBy",
 	"firstMessage",
 ];
 const WHOLE_COUNTS = ["messageCount", "lastSeq", "logBytes"];
-const TOTALS_KEYS = ["input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "turns"];
-const METRICS_KEYS = [...TOTALS_KEYS, "byModel"];
 const METADATA_KEY_SET: ReadonlySet<string> = new Set(METADATA_KEYS);
 const TOTALS_KEY_SET: ReadonlySet<string> = new Set(TOTALS_KEYS);
 const METRICS_KEY_SET: ReadonlySet<string> = new Set(METRICS_KEYS);
-const FORKED_FROM_KEYS: ReadonlySet<string> = new Set(["sessionId", "seq"]);
-const IMPORTED_FROM_KEYS: ReadonlySet<string> = new Set(["format", "sourceId"]);
-
-function isPlain(value: unknown): value is Plain {
-	return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
-
-const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
-const isInt = (value: unknown, min: number): value is number => Number.isSafeInteger(value) && (value as number) >= min;
+const FORKED_FROM_KEY_SET: ReadonlySet<string> = new Set(FORKED_FROM_KEYS);
+const IMPORTED_FROM_KEY_SET: ReadonlySet<string> = new Set(IMPORTED_FROM_KEYS);
 
 /** True when every own key of `value` is one of `keys` and no value is undefined. */
 function onlyKeys(value: Plain, keys: ReadonlySet<string>): boolean {

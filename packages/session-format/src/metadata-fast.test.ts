@@ -1,7 +1,10 @@
-import { applyRecord, newMetadata, type SessionRecord, sessionMetadataSchema } from "@agent/session-format";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fastMetadata, METADATA_KEYS } from "./metadata-fast.js";
+import { sessionMetadataSchema, sessionMetricsSchema, tokenTotalsSchema } from "./metadata.js";
+import { applyRecord, newMetadata } from "./metadata-derive.js";
+import { fastMetadata } from "./metadata-fast.js";
+import type { SessionRecord } from "./records.js";
+import { FORKED_FROM_KEYS, IMPORTED_FROM_KEYS, METADATA_KEYS, METRICS_KEYS, TOTALS_KEYS } from "./schema-keys.js";
 
 /** When the fast path answers, it is the schema's answer: same value, same key order. */
 function expectSameAsSchema(input: unknown): void {
@@ -119,7 +122,12 @@ const damaged = fc
 
 describe("fastMetadata", () => {
 	it("knows the schema's keys, in its order (the snapshot's header names them too)", () => {
-		expect(METADATA_KEYS).toEqual(Object.keys(sessionMetadataSchema.unwrap().shape));
+		const shape = sessionMetadataSchema.unwrap().shape;
+		expect(METADATA_KEYS).toEqual(Object.keys(shape));
+		expect(TOTALS_KEYS).toEqual(Object.keys(tokenTotalsSchema.unwrap().shape));
+		expect(METRICS_KEYS).toEqual(Object.keys(sessionMetricsSchema.unwrap().shape));
+		expect(FORKED_FROM_KEYS).toEqual(Object.keys(shape.forkedFrom.unwrap().shape));
+		expect(IMPORTED_FROM_KEYS).toEqual(Object.keys(shape.importedFrom.unwrap().shape));
 	});
 
 	it("gives the schema's output, key order included, for any valid metadata", () => {
