@@ -8,7 +8,7 @@ import { agentConfigSchema } from "./config-schema.js";
  * @agent/session/config: config.yaml's parser and schema. Apart from the root, because the YAML
  * parser and zod load with them; the runtime loads this module only when a config.yaml exists.
  */
-export { type AgentConfigFile, agentConfigSchema, type ScheduledJob, scheduledJobSchema } from "./config-schema.js";
+export { agentConfigSchema } from "./config-schema.js";
 
 /**
  * Parses config.yaml text; `source` names the file in errors. `${NAME}` in a secret (store,

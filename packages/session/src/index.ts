@@ -28,7 +28,8 @@ export { type InstanceLink, joinInstances } from "./instances.js";
 export { isInterruption, TurnInterruption } from "./interruption.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { type MigrationProgress, type MigrationResult, migrateStore } from "./migrate-store.js";
-export { type ModelContextSettings, modelContextOf, readModelContext } from "./model-context.js";
+export { readModelContext } from "./model-context.js";
+export { type ModelContextSettings, modelContextOf } from "./model-context-of.js";
 export {
 	canonicalModelName,
 	contextWindowOf,

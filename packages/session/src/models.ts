@@ -35,4 +35,4 @@ export function defaultModelName(configured?: string, env: NodeJS.ProcessEnv = p
 }
 
 export { demoModel, demoResponse } from "./demo-model.js";
-export { DEMO_SPEED_ENV, type ResolvedModel } from "./model-names.js";
+export type { ResolvedModel } from "./model-names.js";

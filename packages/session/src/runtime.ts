@@ -16,7 +16,7 @@ import { type AgentConfig, resolveConfig } from "./config.js";
 import { loadConfig } from "./config-load.js";
 import { type SessionEventListener, SessionEvents } from "./events.js";
 import { KeyedSerial } from "./keyed-serial.js";
-import { modelContextOf } from "./model-context.js";
+import { modelContextOf } from "./model-context-of.js";
 import { canonicalModelName } from "./model-names.js";
 import { ModelResolver } from "./model-resolver.js";
 import type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
