@@ -42,18 +42,13 @@ describe("limits of a real server process", () => {
 			}),
 		);
 		const metrics = async () => (await fetch(`${url}/metrics`)).text();
-		await expect
-			.poll(
-				async () => {
-					const text = await metrics();
-					return (sample(text, "agent_turns_running") ?? 0) + (sample(text, "agent_turns_queued") ?? 0);
-				},
-				{ timeout: 20_000 },
-			)
-			.toBe(3);
-		const during = await metrics();
-		expect(sample(during, "agent_turns_running")).toBe(1);
-		expect(sample(during, "agent_turns_queued")).toBe(2);
+		// Once the first turn runs (the runtime loads its turn code with the first turn, so all three
+		// may be queued for a moment before), the other two wait for its slot: one running, two queued.
+		const counts = async () => {
+			const text = await metrics();
+			return { running: sample(text, "agent_turns_running") ?? 0, queued: sample(text, "agent_turns_queued") ?? 0 };
+		};
+		await expect.poll(counts, { timeout: 20_000 }).toEqual({ running: 1, queued: 2 });
 		for (const response of await Promise.all(sends)) expect(response.status).toBe(200);
 		// They ran one after another: no two turn lines overlap in time.
 		const turns = server.lines
