@@ -63,4 +63,28 @@ describe("limits of a real server process", () => {
 		server.child.kill("SIGTERM");
 		expect(await server.exited).toBe(0);
 	}, 60_000);
+
+	it("--turn-timeout reaches the runtime: a turn that runs past it is stopped and recorded as timed_out", async () => {
+		// A token a second: the demo model's reply takes about a minute, the deadline one second.
+		server = startLogged(["--home", home, "--turn-timeout", "1"], { AGENT_DEMO_TOKENS_PER_SECOND: "1" });
+		const url = await server.listening;
+		const headers = { "Content-Type": "application/json" };
+		const created = await fetch(`${url}/api/sessions`, { method: "POST", headers, body: "{}" });
+		const { id } = (await created.json()) as { id: string };
+		const sent = await fetch(`${url}/api/sessions/${id}/messages?wait=1`, {
+			method: "POST",
+			headers,
+			body: JSON.stringify({ content: "tell me a story" }),
+		});
+		expect(sent.status).toBe(504);
+		expect(((await sent.json()) as { error?: { code: string } }).error?.code).toBe("TIMED_OUT");
+		const { turns } = (await (await fetch(`${url}/api/sessions/${id}/turns`)).json()) as {
+			turns: Array<{ outcome: string; durationMs: number }>;
+		};
+		expect(turns.map((turn) => turn.outcome)).toEqual(["timed_out"]);
+		// Stopped at its deadline, not when the reply would have ended.
+		expect(turns[0]?.durationMs).toBeLessThan(30_000);
+		server.child.kill("SIGTERM");
+		expect(await server.exited).toBe(0);
+	}, 60_000);
 });
