@@ -34,7 +34,9 @@ const AGENT_ERROR_CODES: ReadonlySet<string> = new Set<AgentErrorCode>([
 	"STORAGE_FAILURE",
 	"COMPACTION_FAILED",
 	"MODEL_NOT_FOUND",
+	"MODEL_NOT_CONFIGURED",
 	"MODEL_FAILED",
+	"TIMED_OUT",
 	"ABORTED",
 ]);
 
@@ -75,11 +77,26 @@ export function errorCode(error: unknown): string {
  */
 export function errorLine(error: unknown): string {
 	const message = forOperators(oneLine(error instanceof Error ? error.message : String(error)));
-	if (error instanceof UsageError || agentErrorCode(error) !== undefined) return `error: ${message}`;
+	const agentCode = agentErrorCode(error);
+	if (agentCode !== undefined) {
+		const hint = CLI_HINTS[agentCode];
+		return `error: ${message}${hint ? ` (${hint})` : ""}`;
+	}
+	if (error instanceof UsageError) return `error: ${message}`;
 	const code = (error as NodeJS.ErrnoException | undefined)?.code;
 	const prefix = typeof code === "string" ? `${code}: ` : "";
 	return `error: ${prefix}${message} (run again with --debug for the stack trace)`;
 }
+
+/**
+ * What the CLI adds to a library error: the command that helps. The packages' messages speak of
+ * their API (list(), verify()), not of this CLI, which their users may not have.
+ */
+const CLI_HINTS: Partial<Record<AgentErrorCode, string>> = {
+	INVALID_SESSION_ID: "`agent-sessions list` shows the sessions",
+	SESSION_NOT_FOUND: "`agent-sessions list --all` shows every session",
+	CORRUPT_RECORD: "`agent-sessions verify ID` reports every problem, `verify --repair ID` acknowledges them",
+};
 
 /**
  * A message as operators read it: without the package that raised it (`@agent/session-fs: `) or

@@ -3,7 +3,7 @@ import { UsageError } from "./errors.js";
 
 /** Checks a --model value (no network needed); an unknown model is a usage error (exit 2). */
 export async function checkModel(name: string): Promise<void> {
-	const { resolveModel } = await import("@agent/session");
+	const { resolveModel } = await import("@agent/session/models");
 	try {
 		resolveModel(name);
 	} catch (error) {

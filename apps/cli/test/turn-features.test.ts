@@ -26,7 +26,7 @@ function sessionsOnDisk(home: string): string[] {
 	}
 }
 
-/** An environment where a real provider has no key: its turn fails before any reply. */
+/** An environment where a real provider has no key: a session or a send on it is refused. */
 const NO_KEYS = cleanEnv();
 
 describe("deferred sessions", () => {
@@ -50,16 +50,32 @@ describe("deferred sessions", () => {
 
 	it("a failed first turn leaves no directory and no log", async () => {
 		const cli = cliAt(await tempHome());
-		const result = await cli(["create", "--deferred", "--model", "anthropic/claude-sonnet-4-5", "--send", "hi"], {
-			env: NO_KEYS,
-		});
+		// The turn fails at its deadline: one second, while the demo model answers a token a second.
+		await fs.promises.writeFile(path.join(cli.home, "config.yaml"), "turn_timeout_seconds: 1\n");
+		const slow = { env: cleanEnv({ AGENT_DEMO_TOKENS_PER_SECOND: "1" }) };
+		const result = await cli(["create", "--deferred", "--model", "demo", "--send", "hi"], slow);
 		expect(result.code).toBe(1);
-		expect(result.stderr).toMatch(/nothing was written/);
+		expect(result.stderr).toMatch(/TIMED_OUT|ran out of time/);
 		expect(sessionsOnDisk(cli.home)).toEqual([]);
-		// Without --deferred the same failure keeps the session and the failed reply.
-		const kept = await cli(["create", "--model", "anthropic/claude-sonnet-4-5", "--send", "hi"], { env: NO_KEYS });
+		// Without --deferred the same failure keeps the session, with what the reply had written.
+		const kept = await cli(["create", "--model", "demo", "--send", "hi"], slow);
 		expect(kept.code).toBe(1);
 		expect(sessionsOnDisk(cli.home)).toHaveLength(1);
+		const id = kept.stdout.split("\n")[0] ?? "";
+		const roles = (await cli.json<RecordJson[]>(["show", id])).flatMap((r) => (r.role ? [r.role] : []));
+		expect(roles).toEqual(["user", "assistant"]);
+	});
+
+	it("a model without its API key is refused before anything is written, deferred or not", async () => {
+		const cli = cliAt(await tempHome());
+		for (const deferred of [["--deferred"], []]) {
+			const result = await cli(["create", ...deferred, "--model", "anthropic/claude-sonnet-4-5", "--send", "hi"], {
+				env: NO_KEYS,
+			});
+			expect(result.code).toBe(1);
+			expect(result.stderr).toMatch(/ANTHROPIC_API_KEY.*Nothing was written/);
+			expect(sessionsOnDisk(cli.home)).toEqual([]);
+		}
 	});
 
 	it("chat without an id starts a deferred session: leaving before sending leaves nothing", async () => {
@@ -127,19 +143,21 @@ describe("uptime and the thinking level", () => {
 		const cli = cliAt(await tempHome());
 		const id = await cli.create("--model", "demo");
 		await cli.ok(["send", id, "one"]);
-		const failed = await cli(["send", id, "two", "--model", "anthropic/claude-sonnet-4-5"], { env: NO_KEYS });
+		// The second turn fails at its deadline: one second, while the demo model answers a token a second.
+		await fs.promises.writeFile(path.join(cli.home, "config.yaml"), "turn_timeout_seconds: 1\n");
+		const failed = await cli(["send", id, "two"], { env: cleanEnv({ AGENT_DEMO_TOKENS_PER_SECOND: "1" }) });
 		expect(failed.code).toBe(1);
 		const turns = await cli.json<
 			Array<{ outcome: string; durationMs: number; model: string; error?: { code: string } }>
 		>(["turns", id]);
 		expect(turns.map((t) => [t.outcome, t.model])).toEqual([
 			["completed", "demo/demo"],
-			["failed", "anthropic/claude-sonnet-4-5"],
+			["timed_out", "demo/demo"],
 		]);
-		expect(turns[1]?.error?.code).toBe("MODEL_FAILED");
+		expect(turns[1]?.error?.code).toBe("TIMED_OUT");
 		const table = await cli.ok(["turns", id]);
 		expect(table).toMatch(/completed\s+[\d.]+ s\s+demo\/demo/);
-		expect(table).toContain("MODEL_FAILED");
+		expect(table).toContain("TIMED_OUT");
 	});
 
 	it("refuses an unknown thinking level", async () => {

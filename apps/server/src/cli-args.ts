@@ -56,9 +56,10 @@ Options:
                 turns this instance runs at once; the others wait, queued (default
                 server.max_concurrent_turns, else 64)
   --turn-timeout SECONDS
-                the longest a turn may run
+                the longest a turn may run (else turn_timeout_seconds)
   --model-call-timeout SECONDS
-                the longest one model call may take
+                the longest a model call may go without progress
+                (else model_call_timeout_seconds)
   --pg-pool-size N
                 PostgreSQL: connections for reads and writes (default config.yaml's
                 postgres.pool_size, else 10)

@@ -3,13 +3,14 @@ import type { AddressInfo } from "node:net";
 import {
 	type AgentConfig,
 	AgentSessions,
+	type AgentSessionsOptions,
 	followStoreChanges,
 	joinInstances,
 	loadConfig,
 	type PgCapacity,
 	type ResolvedModel,
-	resolveModel,
 } from "@agent/session";
+import { resolveModel } from "@agent/session/models";
 import { resolveHome } from "@agent/session-fs";
 import { getRequestListener } from "@hono/node-server";
 import { AccessGuard, type AccessOverrides, accessSettings } from "./access.js";
@@ -52,13 +53,13 @@ export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 4317;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 5000;
 
-/** The turn deadlines of the runtime (AgentSessionsOptions), passed through when given. */
-export interface TurnDeadlines {
-	/** The longest a turn may run. */
-	turnTimeoutMs?: number;
-	/** The longest one model call may take. */
-	modelCallTimeoutMs?: number;
-}
+/**
+ * The turn deadlines of the runtime, passed through when given (else config.yaml's
+ * turn_timeout_seconds and model_call_timeout_seconds): `turnTimeoutMs`, the longest a turn may
+ * run; `modelCallTimeoutMs`, the longest a model call may go without progress. A turn stopped at
+ * either is recorded as timed_out.
+ */
+export type TurnDeadlines = Pick<AgentSessionsOptions, "turnTimeoutMs" | "modelCallTimeoutMs">;
 
 export interface ServerOptions extends TurnDeadlines {
 	/** The store home (default $AGENT_HOME, else ~/.agent); ignored when `runtime` is given. */

@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { AgentSessions, parseConfig } from "@agent/session";
+import { AgentSessions } from "@agent/session";
+import { parseConfig } from "@agent/session/config";
 import type { SessionStore } from "@agent/session-format";
 import { createFileStore } from "@agent/session-fs";
 import { openPgStore } from "@agent/session-pg";

@@ -1,4 +1,5 @@
-import { type AgentSessionsOptions, resolveModel as resolveByName } from "@agent/session";
+import type { AgentSessionsOptions } from "@agent/session";
+import { resolveModel as resolveByName } from "@agent/session/models";
 import { type Context, fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
 import { afterAll, describe, expect, it } from "vitest";
 import { skipBrowser, watchErrors } from "./support/chromium.js";

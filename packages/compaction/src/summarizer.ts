@@ -1,3 +1,4 @@
+import { explainMissingProvider } from "@agent/session-format/pi";
 import type { Api, AssistantMessage, Context, Model, ProviderStreamOptions } from "@mariozechner/pi-ai";
 import { compactionAborted, compactionFailed, throwIfAborted } from "./errors.js";
 
@@ -135,6 +136,14 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 function providerFailure(call: SummarizerCall, message: string, attempt: number, cause?: unknown) {
 	const model = `${call.model.provider}/${call.model.id}`;
+	// Not the model's credentials: the model is unknown to the copy of pi-ai this package loaded.
+	const twoCopies = explainMissingProvider(
+		message,
+		"@agent/compaction",
+		"pass your copy's `complete` as the `complete` option",
+	);
+	if (twoCopies)
+		return compactionFailed(`the summarizer ${model} cannot be called: ${twoCopies}. Nothing was written`, cause);
 	const tries = attempt + 1;
 	return compactionFailed(
 		`the summarizer ${model} failed after ${tries} ${tries === 1 ? "try" : "tries"}: ${message}. Nothing was written; check the model's credentials and availability, or configure another compaction model, then compact again`,

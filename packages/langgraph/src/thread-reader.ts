@@ -51,7 +51,7 @@ export async function fetchRecords(thread: ThreadView, seqs: Iterable<number>): 
 	}
 	if (missing.size > 0) {
 		throw storageFailure(
-			`session ${thread.sessionId} (thread ${JSON.stringify(thread.threadId)}) lacks records ${[...missing].join(", ")} that its checkpoints name; run \`agent-sessions verify ${thread.sessionId}\``,
+			`session ${thread.sessionId} (thread ${JSON.stringify(thread.threadId)}) lacks records ${[...missing].join(", ")} that its checkpoints name; the store's verify() reports what is damaged`,
 		);
 	}
 	return found;
@@ -71,7 +71,7 @@ export async function storedValue(thread: ThreadView, seq: number): Promise<Stor
 	const entry = thread.index.value(seq);
 	if (!entry || entry.broken) {
 		throw storageFailure(
-			`session ${thread.sessionId} (thread ${JSON.stringify(thread.threadId)}) has no readable channel value at seq ${seq}; run \`agent-sessions verify ${thread.sessionId}\``,
+			`session ${thread.sessionId} (thread ${JSON.stringify(thread.threadId)}) has no readable channel value at seq ${seq}; the store's verify() reports what is damaged`,
 		);
 	}
 	if (!entry.array) {

@@ -60,8 +60,9 @@ export const contentBlockSchema = lazySchema(() =>
 /** `content` is always an array of blocks, never a bare string (S7.12). */
 export const contentSchema = lazySchema(() => z.array(contentBlockSchema));
 
-export type TextBlock = z.infer<typeof textBlockSchema>;
-export type ThinkingBlock = z.infer<typeof thinkingBlockSchema>;
-export type ToolCallBlock = z.infer<typeof toolCallBlockSchema>;
-export type ImageBlock = z.infer<typeof imageBlockSchema>;
-export type ContentBlock = z.infer<typeof contentBlockSchema>;
+export interface TextBlock extends z.infer<typeof textBlockSchema> {}
+export interface ThinkingBlock extends z.infer<typeof thinkingBlockSchema> {}
+export interface ToolCallBlock extends z.infer<typeof toolCallBlockSchema> {}
+export interface ImageBlock extends z.infer<typeof imageBlockSchema> {}
+/** A block of a message's content (a named union, so that references show its name). */
+export type ContentBlock = TextBlock | ThinkingBlock | ToolCallBlock | ImageBlock;

@@ -14,7 +14,9 @@ export type AgentErrorCode =
 	| "STORAGE_FAILURE"
 	| "COMPACTION_FAILED"
 	| "MODEL_NOT_FOUND"
+	| "MODEL_NOT_CONFIGURED"
 	| "MODEL_FAILED"
+	| "TIMED_OUT"
 	| "ABORTED";
 
 export class AgentSessionError extends Error {
@@ -39,7 +41,7 @@ export class InvalidSessionIdError extends AgentSessionError {
 		const shown = typeof sessionId === "string" ? JSON.stringify(headOf(sessionId, 64)) : typeof sessionId;
 		super(
 			"INVALID_SESSION_ID",
-			`@agent/session-format: ${shown} is not a session id; session ids are 26-character ULIDs such as 01JMRZ8X1Q9V5E2H3K4M6N7P8R (list them with \`agent-sessions list\`)`,
+			`@agent/session-format: ${shown} is not a session id; session ids are 26-character ULIDs such as 01JMRZ8X1Q9V5E2H3K4M6N7P8R (a store's list() gives them)`,
 		);
 		this.name = "InvalidSessionIdError";
 		this.sessionId = typeof sessionId === "string" ? sessionId : String(sessionId);
@@ -66,7 +68,7 @@ export class SessionNotFoundError extends AgentSessionError {
 	constructor(sessionId: string, where?: string) {
 		super(
 			"SESSION_NOT_FOUND",
-			`session ${sessionId} was not found${where ? ` in ${where}` : ""}; check the id (\`agent-sessions list --all\` shows every session) and the store's home`,
+			`session ${sessionId} was not found${where ? ` in ${where}` : ""}; check the id (list({ archived: true }) gives every session) and the store's home`,
 		);
 		this.name = "SessionNotFoundError";
 		this.sessionId = sessionId;
@@ -85,13 +87,25 @@ export class SessionLockedError extends AgentSessionError {
 	readonly sessionId: string;
 	readonly holder: LeaseHolder | undefined;
 
-	constructor(sessionId: string, holder: LeaseHolder | undefined, waitedMs: number, options?: { cause?: unknown }) {
-		const who = holder ? `process ${holder.pid} on ${holder.host} (since ${holder.since})` : "another process";
-		super(
-			"SESSION_LOCKED",
-			`session ${sessionId} is being written by ${who}; waited ${Math.round(waitedMs)} ms. Retry later, wait longer, or stop that process (a crashed holder's lease goes stale and is taken over)`,
-			options,
-		);
+	/**
+	 * `heldHere`: the holder is the process that asks (a store knows its own pid and host). Then
+	 * the advice is to write through the lease it holds, not to stop a process: that would be itself.
+	 */
+	constructor(
+		sessionId: string,
+		holder: LeaseHolder | undefined,
+		waitedMs: number,
+		options?: { cause?: unknown; heldHere?: boolean },
+	) {
+		const waited = `waited ${Math.round(waitedMs)} ms`;
+		const message =
+			holder && options?.heldHere
+				? `session ${sessionId} is being written under a lease this process holds (process ${holder.pid} on ${holder.host}, since ${holder.since}); ${waited}. ` +
+					"A write outside that lease waits for it like any other writer's: append through the lease (SessionLease.append), " +
+					"or after it is released (a running turn of the runtime holds it until the turn ends)"
+				: `session ${sessionId} is being written by ${holder ? `process ${holder.pid} on ${holder.host} (since ${holder.since})` : "another process"}; ${waited}. ` +
+					"Retry later, wait longer, or stop that process (a crashed holder's lease goes stale and is taken over)";
+		super("SESSION_LOCKED", message, options?.cause === undefined ? undefined : { cause: options.cause });
 		this.name = "SessionLockedError";
 		this.sessionId = sessionId;
 		this.holder = holder;
@@ -107,7 +121,7 @@ export class CorruptRecordError extends AgentSessionError {
 	constructor(where: string, line: number, byteOffset: number, reason: string) {
 		super(
 			"CORRUPT_RECORD",
-			`${where}: line ${line} (byte offset ${byteOffset}) is not a valid record: ${reason}. Run \`agent-sessions verify\` for a full report; readers in lenient mode skip such lines`,
+			`${where}: line ${line} (byte offset ${byteOffset}) is not a valid record: ${reason}. The store's verify() reports every problem of the log and repair() acknowledges it; readers in lenient mode skip such lines`,
 		);
 		this.name = "CorruptRecordError";
 		this.line = line;

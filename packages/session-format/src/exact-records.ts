@@ -22,7 +22,7 @@ export function checkExactSeqs(
 		}
 		if (record.seq !== expected) {
 			throw new InvalidRecordError(
-				`@agent/session-format: record ${index + 1} of the copy into session ${id} has seq ${record.seq}, but the next seq there is ${expected}; copy the records from seq ${expected} on (a gap in the source is copied only once its repair acknowledged it: \`agent-sessions verify --repair ${id}\`)`,
+				`@agent/session-format: record ${index + 1} of the copy into session ${id} has seq ${record.seq}, but the next seq there is ${expected}; copy the records from seq ${expected} on (a gap in the source is copied only once the source store's repair(${id}) acknowledged it)`,
 				{ path: "seq", index },
 			);
 		}

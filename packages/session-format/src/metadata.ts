@@ -84,6 +84,6 @@ export const sessionMetadataSchema = lazySchema(() =>
 );
 
 export type SessionSource = z.infer<typeof sessionSourceSchema>;
-export type TokenTotals = z.infer<typeof tokenTotalsSchema>;
-export type SessionMetrics = z.infer<typeof sessionMetricsSchema>;
-export type SessionMetadata = z.infer<typeof sessionMetadataSchema>;
+export interface TokenTotals extends z.infer<typeof tokenTotalsSchema> {}
+export interface SessionMetrics extends z.infer<typeof sessionMetricsSchema> {}
+export interface SessionMetadata extends z.infer<typeof sessionMetadataSchema> {}

@@ -191,3 +191,5 @@ function copyBlock(block: TextContent | ThinkingContent | ToolCall | ImageConten
 function recordTimestamp(timestamp: number): string {
 	return new Date(Number.isFinite(timestamp) && timestamp > 0 ? timestamp : Date.now()).toISOString();
 }
+
+export { explainMissingProvider } from "./pi-provider.js";

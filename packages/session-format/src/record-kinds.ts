@@ -10,8 +10,12 @@ export const CURRENT_SCHEMA_VERSION = 1;
 export const STOP_REASONS = ["stop", "length", "toolUse", "error", "aborted"] as const;
 export const MESSAGE_ROLES = ["user", "assistant", "toolResult"] as const;
 export const COMPACTION_TRIGGERS = ["threshold", "overflow", "manual"] as const;
-/** "interrupted": accepted, then lost with the process running it (recorded when the session was next leased), or stopped by its process stopping. */
-export const TURN_OUTCOMES = ["completed", "failed", "cancelled", "interrupted"] as const;
+/**
+ * "interrupted": accepted, then lost with the process running it (recorded when the session was next
+ * leased), or stopped by its process stopping. "timed_out": stopped at a deadline (the turn's, or a
+ * model call's without progress).
+ */
+export const TURN_OUTCOMES = ["completed", "failed", "cancelled", "interrupted", "timed_out"] as const;
 export const SESSION_SOURCES = ["interactive", "cron"] as const;
 
 const RECORD_TYPE_NAMES = [

@@ -1,5 +1,12 @@
 import * as z from "zod";
-import { contentSchema, imageBlockSchema, textBlockSchema } from "./content.js";
+import {
+	type ContentBlock,
+	contentSchema,
+	type ImageBlock,
+	imageBlockSchema,
+	type TextBlock,
+	textBlockSchema,
+} from "./content.js";
 import { lazySchema } from "./lazy-schema.js";
 import { COMPACTION_TRIGGERS, MESSAGE_ROLES, STOP_REASONS, TURN_OUTCOMES } from "./record-kinds.js";
 
@@ -276,27 +283,46 @@ export const sessionRecordSchema = lazySchema(() =>
 	]),
 );
 
-export type Usage = z.infer<typeof usageSchema>;
+export interface Usage extends z.infer<typeof usageSchema> {}
 export type StopReason = z.infer<typeof stopReasonSchema>;
-export type MessageRecord = z.infer<typeof messageRecordSchema>;
-export type CompactionRecord = z.infer<typeof compactionRecordSchema>;
+export interface MessageRecord extends z.infer<typeof messageRecordSchema> {
+	content: ContentBlock[];
+}
+export interface CompactionRecord extends z.infer<typeof compactionRecordSchema> {}
 export type CompactionTrigger = z.infer<typeof compactionTriggerSchema>;
-export type ModelChangeRecord = z.infer<typeof modelChangeRecordSchema>;
-export type ThinkingLevelChangeRecord = z.infer<typeof thinkingLevelChangeRecordSchema>;
-export type SessionInfoRecord = z.infer<typeof sessionInfoRecordSchema>;
-export type LabelRecord = z.infer<typeof labelRecordSchema>;
-export type BranchSummaryRecord = z.infer<typeof branchSummaryRecordSchema>;
-export type CustomRecord = z.infer<typeof customRecordSchema>;
-export type CustomMessageRecord = z.infer<typeof customMessageRecordSchema>;
-export type LeafChangeRecord = z.infer<typeof leafChangeRecordSchema>;
-export type ArchiveChangeRecord = z.infer<typeof archiveChangeRecordSchema>;
-export type UptimeRecord = z.infer<typeof uptimeRecordSchema>;
+export interface ModelChangeRecord extends z.infer<typeof modelChangeRecordSchema> {}
+export interface ThinkingLevelChangeRecord extends z.infer<typeof thinkingLevelChangeRecordSchema> {}
+export interface SessionInfoRecord extends z.infer<typeof sessionInfoRecordSchema> {}
+export interface LabelRecord extends z.infer<typeof labelRecordSchema> {}
+export interface BranchSummaryRecord extends z.infer<typeof branchSummaryRecordSchema> {}
+export interface CustomRecord extends z.infer<typeof customRecordSchema> {}
+export interface CustomMessageRecord extends z.infer<typeof customMessageRecordSchema> {
+	content: (TextBlock | ImageBlock)[];
+}
+export interface LeafChangeRecord extends z.infer<typeof leafChangeRecordSchema> {}
+export interface ArchiveChangeRecord extends z.infer<typeof archiveChangeRecordSchema> {}
+export interface UptimeRecord extends z.infer<typeof uptimeRecordSchema> {}
 export type TurnOutcome = z.infer<typeof turnOutcomeSchema>;
-export type TurnRecord = z.infer<typeof turnRecordSchema>;
-export type DamageAckRecord = z.infer<typeof damageAckRecordSchema>;
-export type SessionHeader = z.infer<typeof sessionHeaderSchema>;
-export type PathSettings = z.infer<typeof pathSettingsSchema>;
-export type SessionRecord = z.infer<typeof sessionRecordSchema>;
+export interface TurnRecord extends z.infer<typeof turnRecordSchema> {}
+export interface DamageAckRecord extends z.infer<typeof damageAckRecordSchema> {}
+export interface SessionHeader extends z.infer<typeof sessionHeaderSchema> {}
+export interface PathSettings extends z.infer<typeof pathSettingsSchema> {}
+/** Any record of a log (a named union of the record interfaces, each as its schema infers it). */
+export type SessionRecord =
+	| MessageRecord
+	| CompactionRecord
+	| ModelChangeRecord
+	| ThinkingLevelChangeRecord
+	| SessionInfoRecord
+	| LabelRecord
+	| BranchSummaryRecord
+	| CustomRecord
+	| CustomMessageRecord
+	| LeafChangeRecord
+	| ArchiveChangeRecord
+	| UptimeRecord
+	| TurnRecord
+	| DamageAckRecord;
 export type RecordType = SessionRecord["recordType"];
 export type MessageRole = MessageRecord["role"];
 

@@ -19,7 +19,15 @@ export interface StoreErrors {
 	aborted(what: string, cause?: unknown): AgentSessionError;
 }
 
-export function storeErrors(packageName: string): StoreErrors {
+export interface StoreErrorOptions {
+	/**
+	 * Whether a lease's holder is the process that asks (its pid and host, which only the backend
+	 * knows): SESSION_LOCKED then says to write through the lease it holds (SessionLockedError's heldHere).
+	 */
+	heldHere?: (holder: LeaseHolder) => boolean;
+}
+
+export function storeErrors(packageName: string, settings: StoreErrorOptions = {}): StoreErrors {
 	const prefix = `${packageName}:`;
 	const prefixed = <E extends Error>(error: E): E => {
 		if (!error.message.startsWith(prefix)) error.message = `${prefix} ${error.message}`;
@@ -29,8 +37,10 @@ export function storeErrors(packageName: string): StoreErrors {
 	return {
 		prefix,
 		notFound: (sessionId) => prefixed(new SessionNotFoundError(sessionId)),
-		locked: (sessionId, holder, waitedMs, cause) =>
-			prefixed(new SessionLockedError(sessionId, holder, waitedMs, options(cause))),
+		locked: (sessionId, holder, waitedMs, cause) => {
+			const heldHere = holder !== undefined && settings.heldHere?.(holder) === true;
+			return prefixed(new SessionLockedError(sessionId, holder, waitedMs, { ...options(cause), heldHere }));
+		},
 		leaseGone(sessionId, why, cause) {
 			const error = new SessionLockedError(sessionId, undefined, 0, options(cause));
 			error.message = `${prefix} the write lease on session ${sessionId} ${why}; nothing was written. Take a new lease and retry`;

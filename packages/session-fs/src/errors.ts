@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { AgentSessionError } from "@agent/session-format/reading";
 import { storeErrors } from "@agent/session-format/store-kit";
 
@@ -5,7 +6,10 @@ import { storeErrors } from "@agent/session-format/store-kit";
 export const PACKAGE = "@agent/session-fs";
 export const PREFIX = `${PACKAGE}:`;
 
-const errors = storeErrors(PACKAGE);
+const errors = storeErrors(PACKAGE, {
+	// The lock file keeps the host name's first 80 characters (file-lock.ts).
+	heldHere: (holder) => holder.pid === process.pid && [hostname(), hostname().slice(0, 80)].includes(holder.host),
+});
 
 /** A missing session. The message names no path: it reaches API clients, who must not learn where the store lives. */
 export const notFound = errors.notFound;

@@ -130,7 +130,7 @@ export class SessionWriter implements BackendWriter {
 			if (logBytes !== state.size && this.options.durability === "fsync") await datasync(this.fd);
 		} catch (error) {
 			throw storageFailure(
-				`session ${this.paths.id} ends with an unfinished line that could not be repaired (${(error as Error).message}); run \`agent-sessions verify ${this.paths.id}\``,
+				`session ${this.paths.id} ends with an unfinished line that could not be repaired (${(error as Error).message}); the store's verify() reports what is damaged`,
 				error,
 			);
 		}

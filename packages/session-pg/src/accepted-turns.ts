@@ -61,7 +61,12 @@ export class TurnJournal implements BackendJournal {
 	async close(): Promise<void> {
 		const presence = this.presence;
 		this.presence = undefined;
-		if (presence) await (await presence.catch(() => undefined))?.client.end().catch(() => undefined);
+		const opened = await presence?.catch(() => undefined);
+		if (!opened) return;
+		// The idle connection was unref'd; referenced again while it ends, or the process could exit
+		// before its end is told, leaving whoever awaits close() hanging.
+		(opened.client as unknown as { connection?: { stream?: { ref?: () => void } } }).connection?.stream?.ref?.();
+		await opened.client.end().catch(() => undefined);
 	}
 
 	/** This instance's presence: a connection of its own, opened at the first accepted turn and kept. */

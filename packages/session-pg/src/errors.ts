@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { AgentSessionError } from "@agent/session-format";
 import { storeErrors } from "@agent/session-format/store-kit";
 
@@ -5,7 +6,9 @@ import { storeErrors } from "@agent/session-format/store-kit";
 export const PACKAGE = "@agent/session-pg";
 export const PREFIX = `${PACKAGE}:`;
 
-const errors = storeErrors(PACKAGE);
+const errors = storeErrors(PACKAGE, {
+	heldHere: (holder) => holder.pid === process.pid && holder.host === hostname(),
+});
 
 export const notFound = errors.notFound;
 export const locked = errors.locked;

@@ -1,6 +1,6 @@
 import { abandonedBranch, type BranchSummaryRecordInput, summarizeBranch } from "@agent/compaction";
 import type { SessionStore } from "@agent/session-format/reading";
-import type { ResolvedModel } from "./models.js";
+import type { ResolvedModel } from "./model-names.js";
 
 /**
  * The branch_summary of what moving a session's leaf to `atSeq` leaves behind (pi's branch

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { DEFAULT_COMPACTION_SETTINGS } from "@agent/session-format";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.js";
 import { parseConfig } from "./config-file.js";
+import { loadConfig } from "./config-load.js";
 
 describe("config.yaml", () => {
 	it("defaults to the spec's compaction settings when the file is missing", async () => {

@@ -1,8 +1,7 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { DEFAULT_PRUNE_MINIMUM_TOKENS } from "@agent/compaction";
-import { AgentSessionError, type CompactionSettings, compactionSettingsOf } from "@agent/session-format/reading";
-import type { AgentConfigFile, ScheduledJob } from "./config-file.js";
+import { type CompactionSettings, compactionSettingsOf } from "@agent/session-format/reading";
+import type { AgentConfigFile, ScheduledJob } from "./config-schema.js";
+import { DEFAULT_MODEL_CALL_TIMEOUT_MS, DEFAULT_TURN_TIMEOUT_MS } from "./deadlines.js";
 import { parseDuration } from "./duration.js";
 
 /** The configuration the runtime uses, camelCased and with defaults applied. */
@@ -17,6 +16,10 @@ export interface AgentConfig {
 	store?: string;
 	llmTitles: boolean;
 	maxToolSteps: number;
+	/** turn_timeout_seconds, in ms (default 10 minutes). */
+	turnTimeoutMs: number;
+	/** model_call_timeout_seconds, in ms (default 2 minutes). */
+	modelCallTimeoutMs: number;
 	jobs: ScheduledJob[];
 	server: ServerConfig;
 	retention: RetentionConfig;
@@ -90,6 +93,8 @@ export function resolveConfig(file: AgentConfigFile = {}): AgentConfig {
 		durability: file.durability ?? "write",
 		llmTitles: file.llm_titles ?? false,
 		maxToolSteps: file.max_tool_steps ?? DEFAULT_MAX_TOOL_STEPS,
+		turnTimeoutMs: seconds(file.turn_timeout_seconds) ?? DEFAULT_TURN_TIMEOUT_MS,
+		modelCallTimeoutMs: seconds(file.model_call_timeout_seconds) ?? DEFAULT_MODEL_CALL_TIMEOUT_MS,
 		jobs: file.jobs ?? [],
 		server: resolveServer(file.server),
 		retention: retentionOf(file.retention),
@@ -154,29 +159,13 @@ function retentionOf(retention: AgentConfigFile["retention"]): RetentionConfig {
 	return resolved;
 }
 
+function seconds(value: number | undefined): number | undefined {
+	return value === undefined ? undefined : value * 1000;
+}
+
 /** The spec's compaction keys (the pruning keys are the runtime's own). */
 function spec(compaction: AgentConfigFile["compaction"]) {
 	if (!compaction) return compaction;
 	const { prune_tool_outputs: _protect, prune_minimum_tokens: _minimum, ...rest } = compaction;
 	return rest;
-}
-
-/**
- * Reads `<home>/config.yaml`; a missing file means the defaults. `${NAME}` in a secret is taken
- * from `env` (see parseConfig).
- */
-export async function loadConfig(home: string, env: NodeJS.ProcessEnv = process.env): Promise<AgentConfig> {
-	const file = path.join(home, "config.yaml");
-	let text: string;
-	try {
-		text = await fs.readFile(file, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return resolveConfig();
-		throw new AgentSessionError("STORAGE_FAILURE", `@agent/session: cannot read ${file}: ${(error as Error).message}`, {
-			cause: error,
-		});
-	}
-	// The YAML parser and the file's schema are loaded only when there is a file to parse.
-	const { parseConfig } = await import("./config-file.js");
-	return parseConfig(text, file, env);
 }

@@ -10,7 +10,8 @@ import {
 	registerApiProvider,
 	registerFauxProvider,
 } from "@mariozechner/pi-ai";
-import { DEMO_CONTEXT_WINDOW } from "./model-names.js";
+import { demoToolStep } from "./demo-tools.js";
+import { DEMO_CONTEXT_WINDOW, DEMO_SPEED_ENV } from "./model-names.js";
 
 const DEMO_API = "agent-demo";
 /** Responses kept queued on the faux provider; topped up before every call. */
@@ -20,8 +21,10 @@ let registration: FauxProviderRegistration | undefined;
 
 /**
  * The offline demo model: pi-ai's faux provider with a deterministic responder. Chat turns get a
- * short reply that echoes the question; summarization requests (the compaction system prompt)
- * get a valid structured summary built from the conversation, so compaction works offline too.
+ * short reply that echoes the question; a request that names one of the turn's tools ("read
+ * package.json" with a tool `read`) gets a call of that tool, and its result a reply that says what
+ * came back (demo-tools.ts); summarization requests (the compaction system prompt) get a valid
+ * structured summary built from the conversation, so compaction works offline too.
  */
 export function demoModel(options: { tokensPerSecond?: number } = {}): Model<string> {
 	if (!registration) {
@@ -66,9 +69,6 @@ function withoutSession<T extends { sessionId?: string } | undefined>(options: T
 	return rest as T;
 }
 
-/** The environment variable that sets the demo model's speed (tokens per second; `Infinity`: no waiting), e.g. to try out a long turn. */
-export const DEMO_SPEED_ENV = "AGENT_DEMO_TOKENS_PER_SECOND";
-
 function demoSpeedFromEnv(): number | undefined {
 	const raw = process.env[DEMO_SPEED_ENV];
 	if (raw === undefined || raw === "") return undefined;
@@ -99,6 +99,8 @@ function topUp(target: FauxProviderRegistration): void {
 export function demoResponse(context: Context): AssistantMessage {
 	const last = lastUserText(context.messages);
 	if (isSummarizationRequest(context)) return fauxAssistantMessage(demoSummary(context.messages, last));
+	const toolStep = demoToolStep(context, last);
+	if (toolStep) return toolStep;
 	const turns = context.messages.filter((message) => message.role === "user").length;
 	const question = last.trim().replace(/\s+/g, " ");
 	const shown = truncateText(question, 201);

@@ -4,7 +4,6 @@ export {
 	DEFAULT_MAX_CONCURRENT_TURNS,
 	DEFAULT_MAX_QUEUED_TURNS,
 	DEFAULT_MAX_TOOL_STEPS,
-	loadConfig,
 	type RetentionConfig,
 	resolveConfig,
 	type ServerConfig,
@@ -12,15 +11,9 @@ export {
 	type ServerUser,
 } from "./config.js";
 export { expandEnv } from "./config-env.js";
-export {
-	type AgentConfigFile,
-	agentConfigSchema,
-	parseConfig,
-	type ScheduledJob,
-	scheduledJobSchema,
-} from "./config-file.js";
+export { loadConfig } from "./config-load.js";
+export type { AgentConfigFile, ScheduledJob } from "./config-schema.js";
 export { checkParentSeq } from "./continue-from.js";
-export { DEMO_SPEED_ENV, demoModel, demoResponse } from "./demo-model.js";
 export { DURATION_HELP, parseDuration } from "./duration.js";
 export {
 	type EventError,
@@ -35,24 +28,31 @@ export { type InstanceLink, joinInstances } from "./instances.js";
 export { isInterruption, TurnInterruption } from "./interruption.js";
 export { linearLogSource, NotLinear } from "./log-path-source.js";
 export { type MigrationProgress, type MigrationResult, migrateStore } from "./migrate-store.js";
-export { type ModelContextSettings, modelContextOf, readModelContext } from "./model-context.js";
-export { contextWindowOf, DEMO_MODEL_NAME, type ModelRegistry } from "./model-names.js";
+export { readModelContext } from "./model-context.js";
+export { type ModelContextSettings, modelContextOf } from "./model-context-of.js";
+export {
+	canonicalModelName,
+	contextWindowOf,
+	DEMO_MODEL_NAME,
+	DEMO_SPEED_ENV,
+	type ModelRegistry,
+	type ResolvedModel,
+} from "./model-names.js";
 export { loadModelRegistry } from "./model-registry.js";
-export { canonicalModelName, defaultModelName, type ResolvedModel, resolveModel } from "./models.js";
 export { cleanTitle, nameFromFirstMessage, titleFromModel } from "./naming.js";
 export type { CompactionPreview, PlanCompactionOptions } from "./plan-compaction.js";
 export { type ModelContext, type PrunedOutputs, prunedContext } from "./pruned-context.js";
 export { type PrunedSession, type PruneOptions, type PruneReport, pruneArchived } from "./retention.js";
-export {
-	AgentSessions,
-	type AgentSessionsOptions,
-	type BranchOptions,
-	type CompactOptions,
-	type IdentityTurn,
-	type QueuedTurn,
-	type SendOptions,
-	type TurnResult,
-} from "./runtime.js";
+export { AgentSessions } from "./runtime.js";
+export type {
+	AgentSessionsOptions,
+	BranchOptions,
+	CompactOptions,
+	IdentityTurn,
+	QueuedTurn,
+	SendOptions,
+	TurnResult,
+} from "./runtime-options.js";
 export { followStoreChanges, type StoreFollow } from "./store-follow.js";
 export {
 	chooseStoreLocation,
@@ -63,7 +63,7 @@ export {
 	parseStoreLocation,
 	type StoreLocation,
 } from "./store-url.js";
+export { THINKING_LEVELS } from "./thinking-levels.js";
 export { type ToolExecution, toolExecutions } from "./tool-log.js";
-export type { ToolExecutor, ToolOutcome } from "./tools.js";
-export { THINKING_LEVELS } from "./turn.js";
+export type { RuntimeTools, Tool, ToolExecutor, ToolOutcome } from "./tools.js";
 export { TurnQueue } from "./turn-queue.js";

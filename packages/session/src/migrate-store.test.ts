@@ -165,7 +165,7 @@ describe.skipIf(server === undefined)("migrateStore: file store ⇄ PostgreSQL",
 		expect(result.sessions).toBe(5);
 		expect(result.failed).toBe(1);
 		expect(byId.get(broken.id)).toMatchObject({ status: "failed", error: { code: "INVALID_RECORD" } });
-		expect(byId.get(broken.id)?.error?.message).toMatch(/verify --repair/);
+		expect(byId.get(broken.id)?.error?.message).toMatch(/repair\(/);
 		await expect(target.metadata(broken.id)).rejects.toMatchObject({ code: "SESSION_NOT_FOUND" });
 		expect(byId.get(surrogate.id)).toMatchObject({ status: "copied", replaced: 1 });
 		expect(byId.get(nul.id)).toMatchObject({ status: "copied", replaced: 1 });

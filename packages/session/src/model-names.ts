@@ -12,8 +12,26 @@ export interface ModelRegistry {
 	getEnvApiKey: typeof getEnvApiKey;
 }
 
+/** A model resolved for a turn: the pi-ai Model, its "provider/model-id" name and the API key. */
+export interface ResolvedModel {
+	name: string;
+	model: Model<Api>;
+	apiKey?: string;
+}
+
 /** The name that selects the offline demo model. */
 export const DEMO_MODEL_NAME = "demo";
+
+/** The environment variable that sets the demo model's speed (tokens per second; `Infinity`: no waiting), e.g. to try out a long turn. */
+export const DEMO_SPEED_ENV = "AGENT_DEMO_TOKENS_PER_SECOND";
+
+/**
+ * The name a session records for a model: "provider/model-id", as the store derives it from
+ * assistant replies ("demo" becomes "demo/demo", the demo model's provider and id).
+ */
+export function canonicalModelName(name: string): string {
+	return name === DEMO_MODEL_NAME ? `${DEMO_MODEL_NAME}/${DEMO_MODEL_NAME}` : name;
+}
 /** The demo model's context window, in tokens. */
 export const DEMO_CONTEXT_WINDOW = 32_000;
 

@@ -1,15 +1,19 @@
 import { type Api, getEnvApiKey, getModels, getProviders, type Model } from "@mariozechner/pi-ai";
 import { demoModel } from "./demo-model.js";
-import { DEMO_MODEL_NAME, defaultModelIn, isDemoModelName, type ModelRegistry, registryModel } from "./model-names.js";
-
-/** A model resolved for a turn: the pi-ai Model, its "provider/model-id" name and the API key. */
-export interface ResolvedModel {
-	name: string;
-	model: Model<Api>;
-	apiKey?: string;
-}
+import {
+	defaultModelIn,
+	isDemoModelName,
+	type ModelRegistry,
+	type ResolvedModel,
+	registryModel,
+} from "./model-names.js";
 
 const PI_REGISTRY: ModelRegistry = { getProviders, getModels, getEnvApiKey };
+
+/**
+ * @agent/session/models: resolving model names with pi-ai (which it loads), and the offline models.
+ * Apart from the root, which loads pi-ai only when a turn needs a model.
+ */
 
 /**
  * Resolves "provider/model-id" through pi-ai's registry (API key from the environment), or
@@ -23,17 +27,12 @@ export function resolveModel(name: string): ResolvedModel {
 }
 
 /**
- * The name a session records for a model: "provider/model-id", as the store derives it from
- * assistant replies ("demo" becomes "demo/demo", the demo model's provider and id).
- */
-export function canonicalModelName(name: string): string {
-	return name === DEMO_MODEL_NAME ? `${DEMO_MODEL_NAME}/${DEMO_MODEL_NAME}` : name;
-}
-
-/**
  * The model to use when none is given: the configured default, else the first provider with an
  * API key in the environment, else the offline demo model.
  */
 export function defaultModelName(configured?: string, env: NodeJS.ProcessEnv = process.env): string {
 	return defaultModelIn(PI_REGISTRY, configured, env);
 }
+
+export { demoModel, demoResponse } from "./demo-model.js";
+export type { ResolvedModel } from "./model-names.js";

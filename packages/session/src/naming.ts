@@ -1,6 +1,6 @@
 import { type ContentBlock, contentText, headOf, truncateText } from "@agent/session-format/reading";
-import { complete } from "@mariozechner/pi-ai";
-import type { ResolvedModel } from "./models.js";
+import type { ResolvedModel } from "./model-names.js";
+import { loadPiAi } from "./pi-ai.js";
 
 const MAX_NAME_LENGTH = 60;
 
@@ -41,6 +41,7 @@ export async function titleFromModel(
 	const text = contentText(content).trim();
 	if (text.length === 0) return fallback;
 	try {
+		const { complete } = await loadPiAi();
 		const reply = await complete(
 			model.model,
 			{ messages: [{ role: "user", content: `${TITLE_PROMPT}${headOf(text, 2000)}`, timestamp: Date.now() }] },

@@ -12,7 +12,7 @@ import {
 } from "@agent/compaction";
 import type { CompactionSettings, SessionStore } from "@agent/session-format/reading";
 import { linearLogSource, NotLinear } from "./log-path-source.js";
-import type { ResolvedModel } from "./models.js";
+import type { ResolvedModel } from "./model-names.js";
 
 export interface PlanCompactionOptions {
 	/** The summarizer: "provider/model-id" or "demo"; default: compaction_model, else the session's model. */

@@ -21,7 +21,7 @@ export interface StoreFollow {
  * order). Its own writes, and what other instances' relays told already, are recognized by their
  * seqs and not told twice. Changes to one session that come together are told once, with the
  * latest metadata. Needs a store with `watch` (both built-in stores have it); without one it
- * does nothing.
+ * does nothing. `close()` stops it; closing the runtime does too.
  */
 export async function followStoreChanges(runtime: AgentSessions): Promise<StoreFollow> {
 	const store = runtime.store;
@@ -81,15 +81,20 @@ export async function followStoreChanges(runtime: AgentSessions): Promise<StoreF
 		timer ??= setTimeout(flush, SETTLE_MS);
 	});
 
-	return {
+	const follow: StoreFollow = {
 		async close() {
+			if (closed) return;
 			closed = true;
+			forget();
 			unsubscribe();
 			clearTimeout(timer);
 			await watcher.close();
 			await telling;
 		},
 	};
+	// Closing the runtime closes its follow: the store's watcher would keep the process alive.
+	const forget = runtime.closeWith(follow);
+	return follow;
 }
 
 /** What an event says about a session's last seq. */

@@ -45,6 +45,7 @@ export function turnRecordInput(turn: {
 
 function outcomeOf(error: unknown, interrupted: boolean): TurnOutcome {
 	if (error === undefined) return "completed";
+	if (isAgentSessionError(error, "TIMED_OUT")) return "timed_out";
 	if (!isAgentSessionError(error, "ABORTED")) return "failed";
 	return interrupted || isInterruption(error) ? "interrupted" : "cancelled";
 }

@@ -1,5 +1,5 @@
 import { oversizedBlockTokens } from "@agent/compaction";
-import { assistantRecordInput, toPiMessages } from "@agent/session-format/pi";
+import { assistantRecordInput, explainMissingProvider, toPiMessages } from "@agent/session-format/pi";
 import {
 	AgentSessionError,
 	type CompactionTrigger,
@@ -13,17 +13,15 @@ import {
 	toolCallsOf,
 	type Usage,
 } from "@agent/session-format/reading";
-import {
-	type AssistantMessage,
-	isContextOverflow,
-	stream,
-	streamSimple,
-	type ThinkingLevel,
-} from "@mariozechner/pi-ai";
+import type { AssistantMessage, ThinkingLevel } from "@mariozechner/pi-ai";
 import { checkParentSeq } from "./continue-from.js";
+import { describeMs } from "./deadlines.js";
 import { type EventError, type SessionEvents, toEventError } from "./events.js";
-import type { ResolvedModel } from "./models.js";
+import { callWithProgress } from "./model-call.js";
+import type { ResolvedModel } from "./model-names.js";
+import { loadPiAi } from "./pi-ai.js";
 import { prunedContext } from "./pruned-context.js";
+import { THINKING_LEVELS } from "./thinking-levels.js";
 import type { ToolExecutor } from "./tools.js";
 
 /** What a turn needs from the runtime around it. */
@@ -38,6 +36,8 @@ export interface TurnEnvironment {
 	pruneToolOutputs?: { protectTokens: number; minimumTokens: number };
 	/** compaction.reserve_tokens: with the model's window, how big one block may be before it is cut (oversizedBlockTokens). */
 	reserveTokens: number;
+	/** How long a model call may go without progress before it is stopped (model_call_timeout_seconds). */
+	modelCallTimeoutMs: number;
 	/**
 	 * Compacts the session under the held lease when the trigger says so (for "threshold", judged
 	 * on `opened`, the session as just resumed); returns the compaction record if it did.
@@ -67,19 +67,6 @@ export interface TurnInput {
 	 * appended (appending it would write the session out), so a failed first turn leaves nothing.
 	 */
 	keepFailedReply: () => boolean;
-}
-
-/** The thinking levels pi-ai's reasoning option takes; "off" (or none) sends no reasoning option. */
-export const THINKING_LEVELS: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
-
-/** Throws INVALID_ARGUMENT for a thinking level pi-ai does not know. */
-export function checkThinkingLevel(level: string): void {
-	if (!THINKING_LEVELS.includes(level)) {
-		throw new AgentSessionError(
-			"INVALID_ARGUMENT",
-			`@agent/session: unknown thinking level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`,
-		);
-	}
 }
 
 /**
@@ -116,6 +103,7 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	if (moveTo !== undefined) first[0] = { ...(first[0] as RecordInput), parentSeq: moveTo };
 	await append(first);
 
+	const { isContextOverflow } = await loadPiAi();
 	let overflowRetried = false;
 	// Model calls so far, and why the next one repeats the last (for model.started).
 	const modelCalls = { made: 0, retryOf: undefined as string | undefined };
@@ -130,7 +118,7 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 			env.onAppended?.(threshold);
 			opened = await env.store.open(input.sessionId, { ephemeral: input.ephemeral });
 		}
-		const reply = await callModel(env, input, opened, ++modelCalls.made, modelCalls.retryOf);
+		const { reply, stalled } = await callModel(env, input, opened, ++modelCalls.made, modelCalls.retryOf);
 		modelCalls.retryOf = undefined;
 		if (reply.stopReason === "error" && isContextOverflow(reply, input.model.model.contextWindow) && !overflowRetried) {
 			overflowRetried = true;
@@ -146,6 +134,7 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 		const failed = reply.stopReason === "aborted" || reply.stopReason === "error";
 		const kept = !failed || input.keepFailedReply();
 		if (kept) await append([assistantRecordInput(reply)]);
+		if (stalled) throw stalledError(env, input);
 		if (reply.stopReason === "aborted") {
 			// The signal's reason rides along: a server that stops records such a turn as interrupted.
 			throw new AgentSessionError("ABORTED", "@agent/session: the turn was aborted", { cause: input.signal?.reason });
@@ -189,14 +178,17 @@ export async function runTurn(env: TurnEnvironment, lease: SessionLease, input: 
 	);
 }
 
-/** One model call, told as model.started and model.completed (with its time, stop reason and usage). */
+/**
+ * One model call, told as model.started and model.completed (with its time, stop reason and
+ * usage). `stalled`: it made no progress for model_call_timeout_seconds and was stopped.
+ */
 async function callModel(
 	env: TurnEnvironment,
 	input: TurnInput,
 	opened: OpenedSession,
 	call: number,
 	retryOf: string | undefined,
-): Promise<AssistantMessage> {
+): Promise<{ reply: AssistantMessage; stalled: boolean }> {
 	const { sessionId, turnId } = input;
 	const model = input.model.name;
 	env.events.emit({ type: "model.started", sessionId, turnId, model, call, ...(retryOf ? { retryOf } : {}) });
@@ -213,25 +205,43 @@ async function callModel(
 			stopReason,
 			...extra,
 		});
-	let reply: AssistantMessage;
+	let called: { reply: AssistantMessage; stalled: boolean };
 	try {
-		reply = await streamReply(env, input, opened);
+		called = await streamReply(env, input, opened);
 	} catch (error) {
 		ended("error", { error: toEventError(error) });
 		throw error;
 	}
+	const { reply, stalled } = called;
+	const failed = reply.stopReason === "error" || reply.stopReason === "aborted";
 	ended(reply.stopReason, {
 		...(reply.usage ? { usage: reply.usage } : {}),
-		...(reply.stopReason === "error" || reply.stopReason === "aborted"
-			? {
-					error: { code: reply.stopReason === "error" ? "MODEL_FAILED" : "ABORTED", message: reply.errorMessage ?? "" },
-				}
-			: {}),
+		...(stalled
+			? { error: toEventError(stalledError(env, input)) }
+			: failed
+				? {
+						error: {
+							code: reply.stopReason === "error" ? "MODEL_FAILED" : "ABORTED",
+							message: reply.errorMessage ?? "",
+						},
+					}
+				: {}),
 	});
-	return reply;
+	return called;
 }
 
-async function streamReply(env: TurnEnvironment, input: TurnInput, opened: OpenedSession): Promise<AssistantMessage> {
+function stalledError(env: TurnEnvironment, input: TurnInput): AgentSessionError {
+	return new AgentSessionError(
+		"TIMED_OUT",
+		`@agent/session: the model ${input.model.name} made no progress for ${describeMs(env.modelCallTimeoutMs)} (model_call_timeout_seconds) and the turn was stopped; send again to retry`,
+	);
+}
+
+async function streamReply(
+	env: TurnEnvironment,
+	input: TurnInput,
+	opened: OpenedSession,
+): Promise<{ reply: AssistantMessage; stalled: boolean }> {
 	const { model, apiKey } = input.model;
 	const maxBlockTokens = oversizedBlockTokens(model.contextWindow, env.reserveTokens);
 	const modelContext = prunedContext(opened, env.pruneToolOutputs, maxBlockTokens);
@@ -240,19 +250,32 @@ async function streamReply(env: TurnEnvironment, input: TurnInput, opened: Opene
 		...(modelContext.systemPrompt ? { systemPrompt: modelContext.systemPrompt } : {}),
 		...(env.toolExecutor ? { tools: env.toolExecutor.tools } : {}),
 	};
-	const options = {
-		sessionId: input.sessionId,
-		...(apiKey ? { apiKey } : {}),
-		...(input.signal ? { signal: input.signal } : {}),
-	};
 	// The path's thinking level becomes pi-ai's reasoning option, which maps it onto each provider's own.
 	const level = modelContext.thinkingLevel;
-	const events =
-		level !== undefined && level !== "off" && THINKING_LEVELS.includes(level)
-			? streamSimple(model, context, { ...options, reasoning: level as ThinkingLevel })
-			: stream(model, context, options);
-	for await (const event of events) {
-		if (event.type === "text_delta" || event.type === "thinking_delta" || event.type === "toolcall_delta") {
+	const reasoning = level !== undefined && level !== "off" && THINKING_LEVELS.includes(level);
+	const { stream, streamSimple } = await loadPiAi();
+	const start = (signal: AbortSignal) => {
+		const options = { sessionId: input.sessionId, signal, ...(apiKey ? { apiKey } : {}) };
+		try {
+			return reasoning
+				? streamSimple(model, context, { ...options, reasoning: level as ThinkingLevel })
+				: stream(model, context, options);
+		} catch (error) {
+			const message = (error as Error).message;
+			const twoCopies = explainMissingProvider(message, "@agent/session");
+			throw new AgentSessionError(
+				"MODEL_FAILED",
+				`@agent/session: the model ${input.model.name} cannot be called: ${twoCopies ?? message}`,
+				{ cause: error },
+			);
+		}
+	};
+	return callWithProgress(start, {
+		model,
+		noProgressMs: env.modelCallTimeoutMs,
+		...(input.signal ? { signal: input.signal } : {}),
+		onEvent: (event) => {
+			if (event.type !== "text_delta" && event.type !== "thinking_delta" && event.type !== "toolcall_delta") return;
 			const kind = event.type === "text_delta" ? "text" : event.type === "thinking_delta" ? "thinking" : "toolCall";
 			env.events.emit({
 				type: "turn.delta",
@@ -261,9 +284,8 @@ async function streamReply(env: TurnEnvironment, input: TurnInput, opened: Opene
 				kind,
 				delta: event.delta,
 			});
-		}
-	}
-	return events.result();
+		},
+	});
 }
 
 /** The parent the turn's first record must name to continue from `parentSeq`; undefined when that is the active leaf already. */

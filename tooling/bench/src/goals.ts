@@ -1,5 +1,6 @@
 import { cpuRatio, formatBytes, formatMs, formatRatio, ratio, rssGrowth } from "./format.js";
-import type { Row } from "./suite.js";
+import { IMPORT_SECTION } from "./import-rows.js";
+import type { Row } from "./row.js";
 
 export interface GoalResult {
 	goal: string;
@@ -168,7 +169,7 @@ function compactionGoals(rows: readonly Row[]): GoalResult[] {
 			detail: `${formatMs(row.ours?.medianMs ?? Number.NaN)}, ${row.ours?.facts?.chunks ?? "?"} summarizer calls, peak RSS growth ${formatBytes(growth)}`,
 		});
 	}
-	goals.push(...cliGoals(rows));
+	goals.push(...cliGoals(rows), ...importGoals(rows));
 	for (const row of section(rows, "Search message text")) {
 		const ms = row.ours?.medianMs ?? Number.NaN;
 		goals.push({
@@ -204,6 +205,28 @@ function cliGoals(rows: readonly Row[]): GoalResult[] {
 		});
 	}
 	return goals;
+}
+
+/** A cold import of the runtime: at most this many times a bare Node start, in CPU. */
+export const IMPORT_CPU_BOUND = 2.5;
+
+function importGoals(rows: readonly Row[]): GoalResult[] {
+	const row = section(rows, IMPORT_SECTION).find((candidate) => candidate.label === 'import("@agent/session")');
+	if (!row) return [];
+	// Means, not medians: CPU time is counted in 10 ms ticks, and a bare start takes a few of them.
+	const r = meanCpu(row.ours) / meanCpu(row.floor);
+	return [
+		{
+			goal: `${row.label}, cold: at most ${IMPORT_CPU_BOUND}x the CPU of a bare node start`,
+			met: Number.isFinite(r) ? r <= IMPORT_CPU_BOUND : undefined,
+			detail: `${formatRatio(r)} (${formatMs(meanCpu(row.ours))} vs ${formatMs(meanCpu(row.floor))} of CPU, mean of ${row.ours?.cpuMs?.length ?? 0} runs)`,
+		},
+	];
+}
+
+function meanCpu(m: Row["ours"]): number {
+	const cpu = m?.status === "ok" ? (m.cpuMs ?? []) : [];
+	return cpu.length === 0 ? Number.NaN : cpu.reduce((sum, ms) => sum + ms, 0) / cpu.length;
 }
 
 function perSecond(row: Row, who: "ours" | "pi" | "floor"): string {

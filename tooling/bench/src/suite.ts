@@ -2,24 +2,11 @@ import { join } from "node:path";
 import { sessionPaths } from "@agent/session-fs";
 import { CLI_BIN } from "./cases/cli-run.js";
 import { type ListingDataset, listingDataset, type SessionDataset, sessionDataset } from "./generate/datasets.js";
+import { importRows } from "./import-rows.js";
 import { type Contender, interleaved } from "./interleave.js";
 import type { Measurement } from "./measure.js";
 import type { Plan } from "./plan.js";
-
-/** One line of the table: ours, pi and the floor on the same input, each measured in its own process. */
-export interface Row {
-	section: string;
-	label: string;
-	ours?: Measurement;
-	pi?: Measurement;
-	floor?: Measurement;
-	/** Bytes of the live path (kept turns + after the compaction), for the memory goal. */
-	liveBytes?: number;
-	/** Bytes of the input (one session file, or all sessions listed). */
-	inputBytes?: number;
-	/** Records appended per run. */
-	records?: number;
-}
+import type { Row } from "./row.js";
 
 export interface Datasets {
 	resume: SessionDataset[];
@@ -46,6 +33,7 @@ export const CASE_GROUPS = [
 	"compaction",
 	"cli",
 	"search",
+	"import",
 ] as const;
 export type CaseGroup = (typeof CASE_GROUPS)[number];
 
@@ -268,6 +256,7 @@ export async function runSuite(
 		});
 	}
 	await cliRows(plan, data, compare, done);
+	if (want("import")) await importRows(plan, compare, done);
 	if (want("search") && data.cliListing) {
 		const listing = data.cliListing;
 		const label = `${plan.cli.listing.sessions.toLocaleString("en-US")} × ${sizeLabel(plan.cli.listing.bytesEach)}`;

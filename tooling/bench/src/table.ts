@@ -1,6 +1,6 @@
 import { formatBytes, formatMs, formatRatio, formatTime, ratio, rssGrowth } from "./format.js";
 import type { Measurement } from "./measure.js";
-import type { Row } from "./suite.js";
+import type { Row } from "./row.js";
 
 const HEADER = [
 	"Case",

@@ -73,3 +73,12 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 	}
 	return { ...env, NO_COLOR: "1", FORCE_COLOR: "0", ...extra };
 }
+
+/** userEnv without API keys or a chosen model or store: what runs with it runs offline. */
+export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env = userEnv(extra);
+	for (const key of Object.keys(env)) {
+		if (/(_API_KEY|_OAUTH_TOKEN)$|^AGENT_(MODEL|STORE)$/.test(key)) delete env[key];
+	}
+	return env;
+}

@@ -1,41 +1,31 @@
-// The consumer smoke test: every packed tarball installed with plain npm into a fresh project
-// outside the workspace, imported as ESM, type-checked with tsc, the README examples run from the
-// install, and both bins run as a user would run them.
+// The consumer smoke test: every packed tarball installed with plain npm into a fresh ES module
+// project outside the workspace, imported as ESM and with require(), type-checked with tsc, the
+// README programs type-checked strictly and run from the install, and both bins run as a user
+// would run them. (consumer-cjs.test.ts: a CommonJS project, and what an install weighs.)
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readmePrograms, runProgram } from "../src/examples.js";
 import { mustRun, output, run, userEnv } from "../src/exec.js";
-import { readmeExample } from "../src/readme.js";
+import { npmProject, strictTypecheck, TYPES_NODE } from "../src/npm-project.js";
 import { publishedPackages, ROOT, readManifest, toolBin } from "../src/workspace.js";
 
 const packed = inject("packed");
 const packages = publishedPackages();
 const TSC = toolBin("typescript", "tsc");
-/** The @types/node the workspace builds with: a consumer of Node libraries has one too. */
-const TYPES_NODE = readManifest(ROOT).devDependencies?.["@types/node"] ?? "^20";
 
 let project = "";
 let home = "";
 const env = () => userEnv({ AGENT_HOME: home });
 
 beforeAll(async () => {
-	project = mkdtempSync(join(tmpdir(), "agent-consumer-"));
-	home = join(project, "agent-home");
-	mkdirSync(home);
 	const dependencies: Record<string, string> = { "@types/node": TYPES_NODE };
 	for (const pkg of packed) dependencies[pkg.name] = `file:${pkg.tarball}`;
-	writeFileSync(
-		join(project, "package.json"),
-		`${JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }, null, 2)}\n`,
-	);
-	await mustRun("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
-		cwd: project,
-		env: userEnv(),
-		timeoutMs: 8 * 60_000,
-	});
+	project = await npmProject("consumer", { type: "module", dependencies }, packed);
+	home = join(project, "agent-home");
+	mkdirSync(home);
 }, 10 * 60_000);
 
 afterAll(() => {
@@ -85,6 +75,33 @@ describe("ESM imports from the install", () => {
 			expect(byName[pkg.name]?.length ?? 0, `${pkg.name} exports something`).toBeGreaterThan(0);
 			expect(byName[pkg.name], pkg.name).toEqual(byFile[index]);
 		});
+	});
+});
+
+describe("require() from the install", () => {
+	// Every entry of every exports map: ES modules that require() loads (Node >= 20.19), the same
+	// module namespace import() gives.
+	const entries = packages.flatMap((pkg) =>
+		Object.keys(pkg.manifest.exports ?? { ".": "" })
+			.filter((subpath) => subpath !== "./package.json")
+			.map((subpath) => `${pkg.name}${subpath.slice(1)}`),
+	);
+
+	it("loads every entry of every package with require(), with the exports import() gives", async () => {
+		const script = `const names = process.argv.slice(1);
+const required = {};
+for (const name of names) required[name] = Object.keys(require(name)).sort();
+Promise.all(names.map((name) => import(name))).then((modules) => {
+	const imported = Object.fromEntries(names.map((name, i) => [name, Object.keys(modules[i]).sort()]));
+	console.log(JSON.stringify({ required, imported }));
+});`;
+		const result = await mustRun(process.execPath, ["-e", script, ...entries], { cwd: project, env: env() });
+		const { required, imported } = JSON.parse(result.stdout) as Record<string, Record<string, string[]>>;
+		for (const entry of entries) {
+			expect(required?.[entry]?.length ?? 0, `${entry} exports something`).toBeGreaterThan(0);
+			expect(required?.[entry], entry).toEqual(imported?.[entry]);
+		}
+		expect(result.stderr, "no warning (an experimental require(esm), a top-level await)").toBe("");
 	});
 });
 
@@ -151,24 +168,34 @@ export const exitCode: Promise<number> = main(["node", "agent-sessions", "--help
 	});
 });
 
-describe("the README examples, run from the install", () => {
-	const withExamples = packages.flatMap((pkg) => {
-		const example = readmeExample(readFileSync(join(pkg.dir, "README.md"), "utf8"));
-		return example ? [[pkg.name, example] as const] : [];
+describe("the README programs, from the install", () => {
+	const programs = readmePrograms();
+
+	it("are the repository's and every library package's with an example", () => {
+		expect(programs.map((program) => program.id)).toEqual(
+			expect.arrayContaining(["root-runtime", "root-tool", "root-own-loop", "agent-session", "agent-compaction"]),
+		);
+		expect(programs.length).toBeGreaterThanOrEqual(13);
 	});
 
-	it("covers the library packages that have a marked example", () => {
-		expect(withExamples.length).toBeGreaterThanOrEqual(3);
-	});
-
-	it.each(withExamples)("%s: the example runs and prints what the README shows", async (name, example) => {
-		const script = join(project, `readme-${name.replace(/\W+/g, "-")}.mjs`);
-		writeFileSync(script, example.code);
-		// TMPDIR: the temporary homes the examples make go away with the project.
-		const result = await run(process.execPath, [script], { cwd: project, env: { ...env(), TMPDIR: project } });
+	it("type-check in strict mode (module nodenext), as they are written", async () => {
+		mkdirSync(join(project, "examples"), { recursive: true });
+		const files = programs.map((program) => {
+			writeFileSync(join(project, "examples", `${program.id}.ts`), program.code);
+			return `examples/${program.id}.ts`;
+		});
+		const result = await strictTypecheck(project, files);
 		expect(result.code, output(result)).toBe(0);
-		if (example.output !== undefined) expect(result.stdout).toBe(example.output);
 	});
+
+	it.each(programs.map((program) => [program.id, program] as const))(
+		"%s runs offline and prints what the README shows",
+		async (_id, program) => {
+			const result = await runProgram(project, program, "esm");
+			expect(result.code, output(result)).toBe(0);
+			if (program.output !== undefined) expect(result.stdout).toBe(program.output);
+		},
+	);
 });
 
 describe("the agent-sessions bin from the install", () => {

@@ -64,12 +64,21 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))("%s", (name, pkg)
 		const root = manifest.exports?.["."] as Record<string, string> | undefined;
 		expect(root, 'exports["."]').toBeDefined();
 		expect(Object.keys(root ?? {})[0], "the types condition comes first").toBe("types");
-		expect(root?.import).toBe(manifest.main);
+		expect(root?.default).toBe(manifest.main);
 		expect(root?.types).toBe(manifest.types);
 		for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
 			if (typeof target === "object" && target !== null && "types" in target) {
 				expect(Object.keys(target)[0], `${subpath}: types first`).toBe("types");
 			}
+		}
+	});
+
+	// ES modules that require() loads too (Node >= 20.19): an `import` condition alone would make
+	// require() fail with ERR_PACKAGE_PATH_NOT_EXPORTED, so every entry has `default` and no `import`.
+	it("exports every entry under the default condition, so import and require() both find it", () => {
+		for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
+			if (typeof target !== "object" || target === null) continue;
+			expect(Object.keys(target), subpath).toEqual(["types", "default"]);
 		}
 	});
 
@@ -108,6 +117,14 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))("%s", (name, pkg)
 		expect(others.filter((file) => /\.test\.|\/test-[^/]*$|\.map$/.test(file))).toEqual([]);
 		const targets = [manifest.main, manifest.types, ...Object.values(binsOf(manifest))];
 		for (const target of targets) expect(files, `${target} is packed`).toContain(target?.replace(/^\.\//, ""));
+	});
+
+	it("ships no file that points to a source map (none is published)", () => {
+		const shipped = (packed.get(name)?.files ?? []).filter((file) => /\.(c|m)?(js|ts)$/.test(file));
+		const pointing = shipped.filter((file) =>
+			/\/\/# sourceMappingURL=/.test(readFileSync(join(pkg.dir, file), "utf8")),
+		);
+		expect(pointing, "files with a sourceMappingURL").toEqual([]);
 	});
 
 	it("declares in dependencies exactly the packages its shipped files import", () => {

@@ -141,8 +141,9 @@ function turnFailure(error: unknown, stopping: AbortSignal): HttpError {
 		);
 	}
 	const mapped = toHttpError(error);
-	// The caller's mistakes keep their 4xx; a store away for a while keeps its 503 (retry later).
-	if (mapped.status < 500 || mapped.status === 503) return mapped;
+	// The caller's mistakes keep their 4xx; a store away for a while keeps its 503 (retry later), a
+	// turn stopped at its deadline its 504 TIMED_OUT (turn_timeout_seconds, model_call_timeout_seconds).
+	if (mapped.status < 500 || mapped.status === 503 || mapped.status === 504) return mapped;
 	return new HttpError(502, "TURN_FAILED", `agent-sessions-server: the turn failed: ${mapped.message}`, {
 		cause: error,
 	});

@@ -1,4 +1,5 @@
-import { type ResolvedModel, resolveModel as resolveByName } from "@agent/session";
+import type { ResolvedModel } from "@agent/session";
+import { resolveModel as resolveByName } from "@agent/session/models";
 import { type Context, fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
 
 /** The name sessions use for the model below. */
