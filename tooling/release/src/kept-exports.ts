@@ -13,29 +13,6 @@ export interface Kept {
 
 export const KEPT: readonly Kept[] = [
 	{
-		entry: "@agent/session-fs/lines",
-		names: [
-			"BackwardReadOptions",
-			"DEFAULT_BACKWARD_CHUNK",
-			"DEFAULT_FORWARD_CHUNK",
-			"DEFAULT_MAX_LINE_BYTES",
-			"ForwardReadOptions",
-			"LineOutcome",
-			"LogState",
-			"RawLine",
-			"RecordReadOptions",
-			"classifyLine",
-			"classifyLineLoading",
-			"loadLogState",
-			"quickSeq",
-			"readLinesBackward",
-			"readLinesForward",
-			"readRecordsBackward",
-			"readRecordsForward",
-		],
-		why: "the store's own line readers, for tools that read a session.jsonl without a store (an importer, a log shipper): streamed forwards or backwards, torn tails and bad lines reported (session-fs README, The line readers)",
-	},
-	{
 		entry: "@agent/compaction",
 		names: ["DEFAULT_PRUNE_PROTECT_TOKENS"],
 		why: "pruneToolOutputs' default protectTokens, beside DEFAULT_PRUNE_MINIMUM_TOKENS (which config.yaml's defaults use)",
