@@ -33,6 +33,8 @@ export interface Resumed {
 	note: ResumeNote;
 	/** Our store's home (for importing the continued session back). */
 	store: string;
+	/** The temporary folder holding the store and the agent's home: remove it when done. */
+	root: string;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function resumeOurSession<Request>(
 		const asked = api.requests
 			.map((request) => check.steps(request))
 			.filter((steps) => steps.some((step) => "user" in step && step.user === QUESTION));
-		return { ours, asked, outbound: [...api.outbound], run, note, store };
+		return { ours, asked, outbound: [...api.outbound], run, note, store, root };
 	} finally {
 		await api.close();
 	}

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import fs from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentTool, installed } from "./agent-tools.js";
 import { ANSWER, importedBack, QUESTION, type ResumeCheck, type Resumed, resumeOurSession } from "./resume-check.js";
 import { COMPACTED, TOOL_ROUND } from "./sessions.js";
@@ -31,10 +32,18 @@ export async function describeResume<Request>(suite: ResumeSuite<Request>): Prom
 		if ("skipped" in found) console.warn(`agent-resume: ${suite.title} ${tool.version} skipped: ${found.skipped}`);
 		const check = suite.check("command" in found ? found.command : []);
 		describe.skipIf("skipped" in found)(`${suite.title} ${tool.version} resumes an export`, () => {
+			const roots: string[] = [];
+			const resume = async (name: string, records: object[], how?: "by id" | "latest") => {
+				const resumed = await resumeOurSession(check, name, records, how);
+				roots.push(resumed.root);
+				return resumed;
+			};
+			afterAll(() => Promise.all(roots.map((root) => fs.rm(root, { recursive: true, force: true }))));
+
 			describe("a prompt, an answer calling a tool, the result, the final answer", () => {
 				let resumed: Resumed;
 				beforeAll(async () => {
-					resumed = await resumeOurSession(check, "Shopping list", TOOL_ROUND);
+					resumed = await resume("Shopping list", TOOL_ROUND);
 				}, 180_000);
 
 				it(`${suite.byId} finds the file where the export's note puts it and answers`, () => {
@@ -63,7 +72,7 @@ export async function describeResume<Request>(suite: ResumeSuite<Request>): Prom
 			});
 
 			it(`${suite.latest} picks the export as the project's latest session and sends the same`, async () => {
-				const latest = await resumeOurSession(check, "Shopping list", TOOL_ROUND, "latest");
+				const latest = await resume("Shopping list", TOOL_ROUND, "latest");
 				expect(latest.run.code, latest.run.stderr).toBe(0);
 				expect(latest.asked).toEqual([[...latest.ours, { user: QUESTION }]]);
 			}, 180_000);
@@ -71,7 +80,7 @@ export async function describeResume<Request>(suite: ResumeSuite<Request>): Prom
 			describe("a compaction that kept the last exchange, then another tool round", () => {
 				let resumed: Resumed;
 				beforeAll(async () => {
-					resumed = await resumeOurSession(check, "Compacted list", COMPACTED);
+					resumed = await resume("Compacted list", COMPACTED);
 				}, 180_000);
 
 				it("sends the summary, the kept exchange and what followed, in order, then the new question", () => {
