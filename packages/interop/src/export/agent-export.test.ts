@@ -66,6 +66,32 @@ describe("export --format claude: a file claude --resume opens", () => {
 		expect(values[0]).toEqual({ type: "custom-title", customTitle: expect.any(String), sessionId: SESSION_UUID });
 	});
 
+	it("timestamps rise along the chain, also for records that share one (claude --resume starts from the newest line)", async () => {
+		const records = storedRecords([
+			{ recordType: "message", role: "user", content: [{ type: "text", text: "list the files" }] },
+			{
+				recordType: "message",
+				role: "assistant",
+				content: [{ type: "toolCall", id: "call_1", name: "Bash", arguments: { command: "ls" } }],
+			},
+			{ recordType: "message", role: "toolResult", toolCallId: "call_1", content: [{ type: "text", text: "a.txt" }] },
+			{ recordType: "message", role: "assistant", content: [{ type: "text", text: "One file: a.txt." }] },
+		]);
+		let text = "";
+		for await (const chunk of exportRecords(
+			recordsFrom(records),
+			{ id: ID, createdAt: "2026-01-01T00:00:00.000Z" },
+			"claude",
+		))
+			text += chunk;
+		const times = text
+			.split("\n")
+			.filter((line) => line.includes('"uuid"'))
+			.map((line) => Date.parse((JSON.parse(line) as { timestamp: string }).timestamp));
+		expect(new Set(records.map((record) => record.timestamp)).size).toBe(1);
+		expect(times).toEqual([0, 1, 2, 3].map((ms) => Date.parse("2026-01-01T00:00:00.000Z") + ms));
+	});
+
 	it("another agent's session (Codex, with a compaction and tool calls) imports back to the same context", async () => {
 		const { lines, records } = await exportOf(fixture("codex", "codex-0.141.0/"), "claude");
 		const back = convertSession(lines, { sourcePath: `/x/${SESSION_UUID}.jsonl` });

@@ -34,6 +34,7 @@ export async function* claudeExportLines(
 	const sessionId = options.sessionId ?? piSessionIdOf(info.id);
 	const cwd = options.cwd ?? info.cwd ?? process.cwd();
 	const ids = new ToolIds();
+	const clock = new RisingClock(info.createdAt);
 	let n = 0;
 	let parentUuid: string | null = null;
 	const model = info.model?.includes("/") ? info.model.slice(info.model.indexOf("/") + 1) : info.model;
@@ -49,7 +50,7 @@ export async function* claudeExportLines(
 			gitBranch: "",
 			...fields,
 			uuid,
-			timestamp: timestamp ?? info.createdAt,
+			timestamp: clock.after(timestamp ?? info.createdAt),
 		};
 		parentUuid = uuid;
 		return `${JSON.stringify(out)}\n`;
@@ -109,6 +110,28 @@ export async function* claudeExportLines(
 			const meta = message.origin === "message" ? {} : { isMeta: true };
 			yield line({ type: "user", message: { role: "user", content: userBlocks(content) }, ...meta }, message.timestamp);
 		}
+	}
+}
+
+/**
+ * Timestamps that rise along the chain. `claude --resume <id>` (2.1.39, checked) resumes from the
+ * line with the latest timestamp, the first of equal ones: records appended together share a
+ * millisecond, and with equal times it would resume from the first line and drop the rest. A line no
+ * later than the one before it is written a millisecond after it.
+ */
+class RisingClock {
+	#last = Number.NEGATIVE_INFINITY;
+	readonly #start: number;
+
+	constructor(start: string) {
+		this.#start = Date.parse(start) || 0;
+	}
+
+	after(timestamp: string): string {
+		const at = Date.parse(timestamp);
+		const base = Number.isNaN(at) ? this.#start : at;
+		this.#last = base > this.#last ? base : this.#last + 1;
+		return new Date(this.#last).toISOString();
 	}
 }
 
