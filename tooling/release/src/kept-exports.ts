@@ -11,6 +11,21 @@ export interface Kept {
 	why: string;
 }
 
+/** The format's vocabularies (docs/session-format.md), unused at both the root of session-format and /reading. */
+const FORMAT_VOCABULARY = [
+	"COMPACTION_TRIGGERS",
+	"CURRENT_SCHEMA_VERSION",
+	"MESSAGE_ROLES",
+	"RECORD_TYPES",
+	"RecordType",
+	"SESSION_SOURCES",
+	"SIDE_RECORD_TYPES",
+	"STOP_REASONS",
+	"SessionMetrics",
+	"TURN_OUTCOMES",
+	"isOpaque",
+];
+
 export const KEPT: readonly Kept[] = [
 	{
 		entry: "@agent/compaction",
@@ -138,41 +153,12 @@ export const KEPT: readonly Kept[] = [
 	},
 	{
 		entry: "@agent/session-format",
-		names: [
-			"COMPACTION_TRIGGERS",
-			"CURRENT_SCHEMA_VERSION",
-			"LEGACY_TOOL_NAMES",
-			"MESSAGE_ROLES",
-			"RECORD_TYPES",
-			"RecordType",
-			"SESSION_SOURCES",
-			"SIDE_RECORD_TYPES",
-			"STOP_REASONS",
-			"SessionMetrics",
-			"TURN_OUTCOMES",
-			"TurnOutcome",
-			"isOpaque",
-			"isSideRecord",
-		],
+		names: [...FORMAT_VOCABULARY, "LEGACY_TOOL_NAMES", "TurnOutcome", "isSideRecord"],
 		why: "the format's vocabularies as docs/session-format.md defines them (schemaVersion, recordType and the side records, role, stopReason, trigger, turn outcome, source, metrics, the tool names version 0 → 1 renames), as plain values and types: a reader of logs narrows or checks a field with them, a UI offers them as choices (README: Records)",
 	},
 	{
 		entry: "@agent/session-format/reading",
-		names: [
-			"COMPACTION_TRIGGERS",
-			"CURRENT_SCHEMA_VERSION",
-			"MESSAGE_ROLES",
-			"RECORD_TYPES",
-			"RecordType",
-			"SESSION_ID_PATTERN",
-			"SESSION_SOURCES",
-			"SIDE_RECORD_TYPES",
-			"STOP_REASONS",
-			"SessionHeader",
-			"SessionMetrics",
-			"TURN_OUTCOMES",
-			"isOpaque",
-		],
+		names: [...FORMAT_VOCABULARY, "SESSION_ID_PATTERN", "SessionHeader"],
 		why: "the format's vocabularies and record types (the root's, above, and the id grammar and the session header) for a reader that must not load zod: a browser page, a listing (README: Reading without zod)",
 	},
 	{
