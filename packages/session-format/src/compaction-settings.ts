@@ -37,12 +37,3 @@ export function compactionSettingsOf(config: CompactionConfig | undefined | null
 		keepRecentTokens: config.keep_recent_tokens ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
 	};
 }
-
-/** The snake_case form of settings, as written to config.yaml. */
-export function compactionSettingsToConfig(settings: CompactionSettings): Required<CompactionConfig> {
-	return {
-		enabled: settings.enabled,
-		reserve_tokens: settings.reserveTokens,
-		keep_recent_tokens: settings.keepRecentTokens,
-	};
-}

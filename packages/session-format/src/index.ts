@@ -11,7 +11,7 @@ export {
 	toolCallBlockSchema,
 } from "./content.js";
 export { lazySchema } from "./lazy-schema.js";
-export { parseSessionLog, utf8Length } from "./log.js";
+export { type ParsedLog, type ParseLogOptions, parseSessionLog } from "./log.js";
 export { sessionMetadataSchema, sessionMetricsSchema, sessionSourceSchema, tokenTotalsSchema } from "./metadata.js";
 export { parseRecordLine, parseRecordValue } from "./parse.js";
 export * from "./reading.js";
@@ -39,6 +39,5 @@ export {
 	uptimeRecordSchema,
 	usageSchema,
 } from "./records.js";
-export { checkMetadataSchema, checkRecordSchema } from "./schema-checks.js";
 export { compactionConfigSchema, compactionSettingsFromConfig } from "./settings.js";
 export { isIsoTimestamp, validateRecordInput } from "./validate.js";

@@ -26,6 +26,10 @@ describe("@agent/session-format/reading", () => {
 		expect(chainToZod("./reading.ts")).toBeUndefined();
 	});
 
+	it("neither does the store kit, so that a backend's reading half builds no schema", () => {
+		expect(chainToZod("./store-kit.ts")).toBeUndefined();
+	});
+
 	it("the check above finds zod where it is loaded", () => {
 		expect(chainToZod("./index.ts")).toEqual(expect.arrayContaining(["zod"]));
 		expect(chainToZod("./parse.ts")?.at(-1)).toBe("zod");

@@ -10,7 +10,6 @@ export {
 	type CompactionConfig,
 	type CompactionSettings,
 	compactionSettingsOf,
-	compactionSettingsToConfig,
 	DEFAULT_COMPACTION_SETTINGS,
 } from "./compaction-settings.js";
 export type { ContentBlock, ImageBlock, TextBlock, ThinkingBlock, ToolCallBlock } from "./content.js";
@@ -39,20 +38,18 @@ export {
 	SessionNotFoundError,
 } from "./errors.js";
 export { creationFactsOf } from "./exact-records.js";
-export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN, sessionIdTime } from "./ids.js";
+export { assertSessionId, isSessionId, newSessionId, SESSION_ID_PATTERN } from "./ids.js";
 export { FIELD_LIMITS, findExcessiveNesting, MAX_NESTING_DEPTH } from "./limits.js";
-export { decodeListCursor, encodeListCursor, type ListCursor, listingTime } from "./list-cursor.js";
-export type { ParsedLog, ParseLogOptions } from "./log.js";
+export { listingTime } from "./list-cursor.js";
 export type { SessionMetadata, SessionMetrics, SessionSource, TokenTotals } from "./metadata.js";
-export { LEGACY_TOOL_NAMES, migrateRecord } from "./migrate.js";
+export { LEGACY_TOOL_NAMES } from "./migrate.js";
 export { modelLabel } from "./model-label.js";
-export { isOpaque, type LineProblem, type LineProblemCode, type ParsedLine, type SchemaCheck } from "./parse-line.js";
+export { isOpaque, type LineProblem, type LineProblemCode, type ParsedLine } from "./parse-line.js";
 export { PathSettingsFollower, pathSettingsOf } from "./path-settings.js";
 export {
 	COMPACTION_TRIGGERS,
 	CURRENT_SCHEMA_VERSION,
 	isSideRecord,
-	KNOWN_RECORD_TYPES,
 	MESSAGE_ROLES,
 	parentSeqOf,
 	RECORD_TYPES,
@@ -92,7 +89,6 @@ export type {
 export type { MetadataCheck } from "./schema-checks.js";
 export { loadSchemaChecks, schemaChecksLoaded, tryCheckMetadata, tryParseRecordLine } from "./schemas-on-demand.js";
 export { recordLine, serializeRecord } from "./serialize.js";
-export { type SessionContextDefaults, sessionContextDefaults } from "./session-defaults.js";
 export { type ModelStats, type SessionStats, summarizeSessions, type UserStats } from "./stats.js";
 export type {
 	AcceptedTurn,
@@ -123,23 +119,7 @@ export type {
 } from "./store-contract.js";
 export { isImportTarget } from "./store-contract.js";
 export { codePointBoundary, headOf, loneSurrogateIndex, tailOf, toWellFormed, truncateText } from "./text-cut.js";
-export {
-	checkTextArgument,
-	findLoneSurrogate,
-	freeTextProblem,
-	nameTextProblem,
-	portableRecord,
-	unportableText,
-} from "./text-rules.js";
-export {
-	asciiRunOf,
-	foldCase,
-	listSearchMatches,
-	MAX_SEARCH_QUERY_CHARS,
-	type SearchHit,
-	type TextMatcher,
-	textMatcher,
-} from "./text-search.js";
-export { emptyMetrics, emptyTokenTotals } from "./token-totals.js";
-export { blockChars, estimateContentTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from "./tokens.js";
-export { type PathResult, type RecordLookup, SessionTree, walkPath } from "./tree.js";
+export { findLoneSurrogate, portableRecord } from "./text-rules.js";
+export { MAX_SEARCH_QUERY_CHARS, type SearchHit } from "./text-search.js";
+export { blockChars, estimateContentTokens, estimateTextTokens } from "./tokens.js";
+export { SessionTree } from "./tree.js";

@@ -1,10 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type * as z from "zod";
-import {
-	type CompactionConfig,
-	compactionSettingsToConfig,
-	DEFAULT_COMPACTION_SETTINGS,
-} from "./compaction-settings.js";
+import { type CompactionConfig, DEFAULT_COMPACTION_SETTINGS } from "./compaction-settings.js";
 import { sessionMetadataSchema } from "./metadata.js";
 import { compactionConfigSchema, compactionSettingsFromConfig } from "./settings.js";
 
@@ -25,10 +21,10 @@ describe("CompactionSettings (spec §7.5.1)", () => {
 			reserveTokens: 1000,
 			keepRecentTokens: 20000,
 		});
-		expect(compactionSettingsToConfig({ enabled: false, reserveTokens: 1, keepRecentTokens: 2 })).toEqual({
+		expect(compactionSettingsFromConfig({ enabled: false, reserve_tokens: 1, keep_recent_tokens: 2 })).toEqual({
 			enabled: false,
-			reserve_tokens: 1,
-			keep_recent_tokens: 2,
+			reserveTokens: 1,
+			keepRecentTokens: 2,
 		});
 	});
 

@@ -1,14 +1,7 @@
 import { type Dirent, existsSync, lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import {
-	decodeListCursor,
-	encodeListCursor,
-	isSessionId,
-	type ListOptions,
-	listSearchMatches,
-	loadSchemaChecks,
-	type SessionMetadata,
-} from "@agent/session-format/reading";
+import { isSessionId, type ListOptions, loadSchemaChecks, type SessionMetadata } from "@agent/session-format/reading";
+import { decodeListCursor, encodeListCursor, listSearchMatches } from "@agent/session-format/store-kit";
 import { errnoCode, invalidArgument, storageFailure } from "./errors.js";
 import { yieldToEventLoop } from "./line-reader.js";
 import { type DirectoryIdentity, ListedSession, newestFirst } from "./listed-session.js";

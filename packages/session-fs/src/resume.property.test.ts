@@ -1,11 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import {
-	buildContext,
-	type RecordInput,
-	SessionTree,
-	type StoredRecord,
-	sessionContextDefaults,
-} from "@agent/session-format";
+import { buildContext, type RecordInput, SessionTree, type StoredRecord } from "@agent/session-format";
+import { sessionContextDefaults } from "@agent/session-format/store-kit";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempStore } from "./test-home.js";

@@ -1,11 +1,6 @@
 import { closeSync, fstatSync, readSync } from "node:fs";
-import {
-	type SearchHit,
-	type SearchOptions,
-	type SessionMetadata,
-	type TextMatcher,
-	textMatcher,
-} from "@agent/session-format/reading";
+import type { SearchHit, SearchOptions, SessionMetadata } from "@agent/session-format/reading";
+import { type TextMatcher, textMatcher } from "@agent/session-format/store-kit";
 import { aborted, errnoCode } from "./errors.js";
 import { type RawLine, readLinesForward } from "./line-reader.js";
 import type { SessionPaths } from "./paths.js";

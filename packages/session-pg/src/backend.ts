@@ -15,9 +15,14 @@ import {
 	type StoreChange,
 	type StoredRecord,
 	type StoreWatcher,
-	textMatcher,
 } from "@agent/session-format";
-import type { HeldSession, LeaseWait, LogCheck, SessionBackend } from "@agent/session-format/store-kit";
+import {
+	type HeldSession,
+	type LeaseWait,
+	type LogCheck,
+	type SessionBackend,
+	textMatcher,
+} from "@agent/session-format/store-kit";
 import type pg from "pg";
 import { TurnJournal } from "./accepted-turns.js";
 import { watchAppends } from "./append-watch.js";

@@ -1,12 +1,5 @@
-import {
-	asciiRunOf,
-	decodeListCursor,
-	encodeListCursor,
-	type ListOptions,
-	type ListPage,
-	listSearchMatches,
-	type SessionMetadata,
-} from "@agent/session-format";
+import type { ListOptions, ListPage, SessionMetadata } from "@agent/session-format";
+import { asciiRunOf, decodeListCursor, encodeListCursor, listSearchMatches } from "@agent/session-format/store-kit";
 import type { Db } from "./rows.js";
 import { rebuildStale } from "./session-rows.js";
 

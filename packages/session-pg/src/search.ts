@@ -1,4 +1,5 @@
-import type { SearchHit, SearchOptions, TextMatcher } from "@agent/session-format";
+import type { SearchHit, SearchOptions } from "@agent/session-format";
+import type { TextMatcher } from "@agent/session-format/store-kit";
 import { hashedEquals } from "./list.js";
 import { type Db, decodeRow, type RecordRow } from "./rows.js";
 

@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { startThrowawayCluster } from "./testing.js";
+import { startCluster } from "./testing.js";
 
 const binaries = existsSync("/usr/lib/postgresql");
 
 describe.skipIf(!binaries && process.env.CI !== "true")("test PostgreSQL", () => {
 	it("a private throwaway cluster starts from the installed binaries (as the postgres user when root)", async () => {
-		const url = startThrowawayCluster();
+		const url = startCluster()?.url;
 		expect(url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
 		const client = new pg.Client({ connectionString: url });
 		await client.connect();

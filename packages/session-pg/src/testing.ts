@@ -17,8 +17,9 @@ export async function findTestPostgres(): Promise<string | undefined> {
 	if (given) return given;
 	const local = "postgres://postgres@127.0.0.1:5432/postgres";
 	if (await reachable(local)) return local;
-	const started = startThrowawayCluster();
-	if (started) return started;
+	// The cluster lives as long as this process.
+	const started = startCluster();
+	if (started) return started.url;
 	if (process.env.CI === "true") {
 		throw new Error(
 			"@agent/session-pg: no PostgreSQL for the tests (CI=true never skips them): set AGENT_TEST_PG_URL, run one on 127.0.0.1:5432, or install Debian's postgresql (`node tooling/scripts/bootstrap.mjs` does as root)",
@@ -121,11 +122,6 @@ export function startCluster(): ThrowawayCluster | undefined {
 		rmSync(dir, { recursive: true, force: true });
 		return undefined;
 	}
-}
-
-/** startCluster's URL (the cluster lives as long as this process). */
-export function startThrowawayCluster(): string | undefined {
-	return startCluster()?.url;
 }
 
 /**

@@ -11,6 +11,21 @@ export interface Kept {
 	why: string;
 }
 
+/** The format's vocabularies (docs/session-format.md), unused at both the root of session-format and /reading. */
+const FORMAT_VOCABULARY = [
+	"COMPACTION_TRIGGERS",
+	"CURRENT_SCHEMA_VERSION",
+	"MESSAGE_ROLES",
+	"RECORD_TYPES",
+	"RecordType",
+	"SESSION_SOURCES",
+	"SIDE_RECORD_TYPES",
+	"STOP_REASONS",
+	"SessionMetrics",
+	"TURN_OUTCOMES",
+	"isOpaque",
+];
+
 export const KEPT: readonly Kept[] = [
 	{
 		entry: "@agent/compaction",
@@ -135,6 +150,78 @@ export const KEPT: readonly Kept[] = [
 		entry: "@agent/session/models",
 		names: ["defaultModelName", "demoModel", "demoResponse"],
 		why: "the runtime's default model choice without a runtime, and the offline demo model (it calls a tool when asked to) with its responder, for an own loop or a ToolExecutor tried with no network and no key (README: models)",
+	},
+	{
+		entry: "@agent/session-format",
+		names: [...FORMAT_VOCABULARY, "LEGACY_TOOL_NAMES", "TurnOutcome", "isSideRecord"],
+		why: "the format's vocabularies as docs/session-format.md defines them (schemaVersion, recordType and the side records, role, stopReason, trigger, turn outcome, source, metrics, the tool names version 0 → 1 renames), as plain values and types: a reader of logs narrows or checks a field with them, a UI offers them as choices (README: Records)",
+	},
+	{
+		entry: "@agent/session-format/reading",
+		names: [...FORMAT_VOCABULARY, "SESSION_ID_PATTERN", "SessionHeader"],
+		why: "the format's vocabularies and record types (the root's, above, and the id grammar and the session header) for a reader that must not load zod: a browser page, a listing (README: Reading without zod)",
+	},
+	{
+		entry: "@agent/session-format",
+		names: [
+			"contentBlockSchema",
+			"messageRoleSchema",
+			"sessionMetricsSchema",
+			"sessionRecordSchema",
+			"toolArgumentsSchema",
+			"turnOutcomeSchema",
+		],
+		why: "the zod schema of every part of the format: a program validates a record or a metadata.json itself, composes its own API's body from them (the server's contentSchema does), or derives a JSON Schema (README: Records)",
+	},
+	{
+		entry: "@agent/session-format",
+		names: ["SessionLockedError"],
+		why: "the errors a store throws, for `instanceof`: SessionLockedError's holder says which process holds the lease (README: Sessions)",
+	},
+	{
+		entry: "@agent/session-format/reading",
+		names: ["InvalidSessionIdError", "SessionLockedError", "SessionNotFoundError"],
+		why: "the errors a store throws, for `instanceof` in a process that only reads (a CLI's listing, a page): SessionLockedError's holder says which process holds the lease",
+	},
+	{
+		entry: "@agent/session-format",
+		names: ["PathSettingsFollower", "blockChars", "textBlock", "toolCallsOf"],
+		why: "what an own agent loop or compactor builds and measures a context with: a text block, the tool calls of a message, a block's size in the estimate, the model and thinking level in force along a path streamed record by record (README: Records, Context)",
+	},
+	{
+		entry: "@agent/session-format/reading",
+		names: ["buildContext", "pathSettingsOf", "recordLine", "toWellFormed"],
+		why: "the context of a session and a record as a log line, for a process that reads without zod (a page shows the context an LLM sees; an export writes lines)",
+	},
+	{
+		entry: "@agent/session-format",
+		names: ["codePointBoundary", "findLoneSurrogate", "loneSurrogateIndex", "tailOf"],
+		why: "text cut and checked on whole code points, as every store does (docs/session-format.md, Text every store holds): a writer refuses a lone surrogate naming the field, a UI cuts user text without splitting an emoji",
+	},
+	{
+		entry: "@agent/session-format",
+		names: ["InvariantViolation", "appendViolation", "findExcessiveNesting"],
+		why: "the append rules beyond the schema and the nesting limit, without zod: an adapter refuses a record before it reaches a store, naming the field (README: Lines)",
+	},
+	{
+		entry: "@agent/session-format",
+		names: ["MetadataCheck", "loadSchemaChecks", "tryCheckMetadata", "tryParseRecordLine"],
+		why: "lines and metadata.json parsed without loading zod until one needs it (README: Reading without zod); the root holds all of /reading, so a program that loads zod anyway imports from one place",
+	},
+	{
+		entry: "@agent/session-format",
+		names: ["compactionSettingsOf", "modelLabel"],
+		why: "config.yaml's checked compaction: section as settings, and a model as people name it (the demo model as demo), for a tool that shows sessions and settings as the CLI and the page do (README: Sessions)",
+	},
+	{
+		entry: "@agent/session-format",
+		names: ["MAX_SEARCH_QUERY_CHARS"],
+		why: "the longest query search takes (more is INVALID_ARGUMENT in every store): a search box's maxlength (README: Sessions)",
+	},
+	{
+		entry: "@agent/session-format/reading",
+		names: ["MAX_SEARCH_QUERY_CHARS"],
+		why: "the longest query search takes, for a search box in a page that reads without zod",
 	},
 	{
 		entry: "@agent/session-fs/lines",

@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { namesTaken } from "../src/export-uses.js";
 import { KEPT } from "../src/kept-exports.js";
-import { PENDING } from "../src/pending-exports.js";
 import { type EntryPoint, entryPointsOf, exportUses, readers, unusedExports } from "../src/public-exports.js";
 import { publishedPackages, type WorkspacePackage } from "../src/workspace.js";
 
@@ -50,16 +49,11 @@ describe("an export's users", () => {
 describe("the published entry points", () => {
 	const uses = exportUses(publishedPackages().flatMap(entryPointsOf), readers());
 	const unused = unusedExports(uses);
-	const pending = new Set(PENDING);
-	const entryOf = (line: string) => line.slice(0, line.indexOf(" "));
 	const kept = KEPT.flatMap(({ entry, names }) => names.map((name) => `${entry} ${name}`));
 
 	it("export nothing unused that is not kept on purpose (src/kept-exports.ts)", () => {
-		const held = unused.filter((line) => pending.has(entryOf(line)));
-		if (held.length > 0)
-			console.info(`unused, in entry points still being reworked (src/pending-exports.ts):\n${held.join("\n")}`);
 		expect(
-			unused.filter((line) => !pending.has(entryOf(line)) && !kept.includes(line)),
+			unused.filter((line) => !kept.includes(line)),
 			"used by no other package, test or doc example: make it internal, or keep it in src/kept-exports.ts with a reason",
 		).toEqual([]);
 	});
@@ -69,15 +63,10 @@ describe("the published entry points", () => {
 			kept.filter((line) => !unused.includes(line)),
 			"used (or no longer exported) by now: remove it from src/kept-exports.ts",
 		).toEqual([]);
-		expect(
-			PENDING.filter((entry) => !unused.some((line) => entryOf(line) === entry)),
-			"nothing unused (or no such entry point) any more: remove it from src/pending-exports.ts",
-		).toEqual([]);
 	});
 
 	it("have a reason for every group kept, and list each export once", () => {
 		for (const group of KEPT) expect(group.why.length, `${group.entry}: why`).toBeGreaterThan(20);
 		expect(kept.length).toBe(new Set(kept).size);
-		for (const group of KEPT) expect(pending.has(group.entry), `${group.entry} is pending`).toBe(false);
 	});
 });
