@@ -115,8 +115,6 @@ export const KEPT: readonly Kept[] = [
 	{
 		entry: "@agent/interop",
 		names: [
-			"CLAUDE_CODE_VERSION",
-			"CODEX_VERSION",
 			"ChunkSink",
 			"EXPORT_FORMATS",
 			"claudeExportLines",
