@@ -13,6 +13,9 @@ import { sourceFiles } from "./files.mjs";
  * dpdm does the parsing and the resolution, with TypeScript's own parser and the package's
  * nearest tsconfig.json (so `./x.js` finds `x.ts`, as NodeNext does). A relative import it cannot
  * resolve is returned in `unresolved`: past it the check would be blind, so it is a problem too.
+ * An import of the package's build output (`../dist/index.js`, as process-level tests do) is not:
+ * the build is not source, may not exist yet (lint runs before build on a fresh clone), and is
+ * never walked (files.mjs skips `dist`).
  * @param {string} dir
  * @returns {Promise<{ cycles: string[][]; unresolved: { file: string; request: string }[] }>}
  */
@@ -32,7 +35,10 @@ export async function findCycles(dir) {
 	const own = new Set(files);
 	const unresolved = Object.entries(tree).flatMap(([file, dependencies]) =>
 		(dependencies ?? [])
-			.filter((dependency) => dependency.id === null && dependency.request.startsWith("."))
+			.filter(
+				(dependency) =>
+					dependency.id === null && dependency.request.startsWith(".") && !BUILD_OUTPUT.test(dependency.request),
+			)
 			.map((dependency) => ({ file, request: dependency.request })),
 	);
 	return {
@@ -40,6 +46,9 @@ export async function findCycles(dir) {
 		unresolved,
 	};
 }
+
+/** A relative request into a build output folder. */
+const BUILD_OUTPUT = /(^|\/)dist(\/|$)/;
 
 /** @param {string} text */
 function escapeRegExp(text) {

@@ -65,4 +65,15 @@ describe("findCycles", () => {
 			],
 		});
 	});
+
+	it("does not report an import of the package's build output before it is built (lint runs before build on a fresh clone)", async () => {
+		const dir = scratchPackage({
+			"test/child.mjs": 'import { open } from "../dist/index.js";\nimport "../dist";\nopen();\n',
+			"test/other.mjs": 'import "./missing.mjs";\n',
+		});
+		expect(await findCycles(dir)).toEqual({
+			cycles: [],
+			unresolved: [{ file: "test/other.mjs", request: "./missing.mjs" }],
+		});
+	});
 });
