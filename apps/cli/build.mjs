@@ -62,6 +62,13 @@ const { output } = await bundle.write({
 	comments: { legal: false, jsdoc: false },
 });
 await bundle.close();
+// CommonJS has no import.meta: a lookup left in the bundle (one the esm-only plugin did not find)
+// would fail only when a command reached it. The build fails instead.
+for (const file of output) {
+	if (file.type === "chunk" && /\bimport\.meta\b/.test(file.code)) {
+		throw new Error(`build: dist/cli/${file.fileName} still has import.meta, which CommonJS lacks`);
+	}
+}
 fs.chmodSync(path.join(out, "agent-sessions.cjs"), 0o755);
 // Node looks for the package.json around a module at each require (for a package that requires
 // itself by name); one beside the chunks ends that search at once instead of three folders up.

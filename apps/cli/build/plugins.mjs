@@ -90,8 +90,9 @@ export function esmOnlyDependencies(names) {
 			return `const { esmEntryFile } = require(${JSON.stringify(ESM_ENTRY_HELPER)});\nmodule.exports = require(esmEntryFile(${name}));\n`;
 		},
 		transform(code, id) {
-			if (!/[\\/]session[\\/]dist[\\/]model-registry\.js$/.test(id)) return undefined;
-			return replaceOnce(code, id, "import.meta.resolve(", `require(${JSON.stringify(ESM_ENTRY_HELPER)}).esmEntryUrl(`);
+			// The model registry's lookup, in whichever file of @agent/session's bundle holds it.
+			if (!/[\\/]session[\\/]dist[\\/]/.test(id) || !code.includes("import.meta.resolve(")) return undefined;
+			return code.replaceAll("import.meta.resolve(", `require(${JSON.stringify(ESM_ENTRY_HELPER)}).esmEntryUrl(`);
 		},
 	};
 }

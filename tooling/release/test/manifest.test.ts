@@ -96,11 +96,18 @@ describe.each(packages.map((pkg) => [pkg.name, pkg] as const))("%s", (name, pkg)
 		}
 	});
 
-	it("depends on workspace packages with workspace:^ and never on private ones", () => {
+	it("depends on workspace packages with workspace:^ (a peer: workspace:>=0.1.0 <1) and never on private ones", () => {
+		// A peer's range spans the 0.x line so that a peer's minor release leaves its dependents' versions
+		// alone (README, Releasing; tooling/release/test/changesets.test.ts).
+		const expected = {
+			dependencies: "workspace:^",
+			peerDependencies: "workspace:>=0.1.0 <1",
+			optionalDependencies: "workspace:^",
+		};
 		for (const field of ["dependencies", "peerDependencies", "optionalDependencies"] as const) {
 			for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
 				if (!workspaceNames.has(dependency)) continue;
-				expect(range, `${field}.${dependency}`).toBe("workspace:^");
+				expect(range, `${field}.${dependency}`).toBe(expected[field]);
 				const target = workspacePackages().find((candidate) => candidate.name === dependency);
 				expect(target?.manifest.private, `${dependency} is published`).not.toBe(true);
 			}
