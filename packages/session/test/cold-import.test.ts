@@ -17,7 +17,7 @@ function modulesLoadedBy(code: string): string[] {
 	const hooks = path.join(dir, "hooks.mjs");
 	writeFileSync(
 		hooks,
-		"export async function load(url, context, next) {\n\tprocess.stderr.write(\"LOADED \" + url + \"\\n\");\n\treturn next(url, context);\n}\n",
+		'export async function load(url, context, next) {\n\tprocess.stderr.write("LOADED " + url + "\\n");\n\treturn next(url, context);\n}\n',
 	);
 	const register = path.join(dir, "register.mjs");
 	writeFileSync(

@@ -27,16 +27,19 @@ function packagesOf(file: string): string[] {
 }
 
 describe("changesets", () => {
-	it.skipIf(pending.length === 0).each(pending)("%s names published packages only, each with a bump and a description", (file) => {
-		const names = packagesOf(file);
-		expect(names.length).toBeGreaterThan(0);
-		for (const name of names) expect(published, `${name} is a published package`).toContain(name);
-		expect(
-			readFileSync(join(ROOT, ".changeset", file), "utf8")
-				.replace(/^---[\s\S]*?---\n/, "")
-				.trim(),
-		).not.toBe("");
-	});
+	it.skipIf(pending.length === 0).each(pending)(
+		"%s names published packages only, each with a bump and a description",
+		(file) => {
+			const names = packagesOf(file);
+			expect(names.length).toBeGreaterThan(0);
+			for (const name of names) expect(published, `${name} is a published package`).toContain(name);
+			expect(
+				readFileSync(join(ROOT, ".changeset", file), "utf8")
+					.replace(/^---[\s\S]*?---\n/, "")
+					.trim(),
+			).not.toBe("");
+		},
+	);
 
 	it("`changeset version` bumps the packages with changesets, writes their changelogs and leaves private ones alone", async () => {
 		// A minor change of every published package on top of what is pending: a minor release of a
