@@ -70,7 +70,9 @@ function removeScripts(folder) {
 		}
 	}
 }
-removeScripts(dist);
-fs.rmSync(path.join(dist, "chunks"), { recursive: true, force: true });
-fs.cpSync(out, dist, { recursive: true });
-fs.rmSync(out, { recursive: true, force: true });
+try {
+	removeScripts(dist);
+	fs.cpSync(out, dist, { recursive: true });
+} finally {
+	fs.rmSync(out, { recursive: true, force: true });
+}
